@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+#===- scripts/test.sh - Set up, build and run every test suite -----------===#
+#
+# Runs the lit suite (FileCheck, CPU emulation with mlir-runner, the plugin
+# with Debian's mlir-opt, ptxas where the CUDA toolkit is) and the GoogleTest
+# suite through ctest, prints both summaries and one combined line, and exits
+# non-zero if anything failed.
+#
+#===----------------------------------------------------------------------===#
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+status=0
+lit_log=$(mktemp)
+ctest_log=$(mktemp)
+trap 'rm -f "$lit_log" "$ctest_log"' EXIT
+
+echo "==> lit suite"
+"$LLVM_PREFIX/bin/lit" -sv "$THREADBIND_BUILD_DIR/test" 2>&1 | tee "$lit_log" ||
+  status=1
+
+echo "==> unit tests (ctest)"
+ctest --test-dir "$THREADBIND_BUILD_DIR" --output-on-failure -j "$(nproc)" \
+  2>&1 | tee "$ctest_log" || status=1
+
+count() { # count FILE REGEX: the number after the first match, or 0
+  sed -n -E "s/$2/\1/p" "$1" | head -n 1 | grep . || echo 0
+}
+lit_passed=$(count "$lit_log" '^ *Passed *: *([0-9]+).*')
+lit_failed=$(count "$lit_log" '^ *Failed *: *([0-9]+).*')
+lit_skipped=$(count "$lit_log" '^ *Unsupported *: *([0-9]+).*')
+ctest_total=$(count "$ctest_log" '.*tests failed out of ([0-9]+).*')
+ctest_failed=$(count "$ctest_log" '.* ([0-9]+) tests failed out of.*')
+if ((lit_passed + ctest_total == 0)); then
+  echo "no test ran" >&2
+  status=1
+fi
+passed=$((lit_passed + ctest_total - ctest_failed))
+failed=$((lit_failed + ctest_failed))
+echo
+echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped unsupported"
+echo "unit: $((ctest_total - ctest_failed)) passed, $ctest_failed failed"
+echo "summary: $passed passed, $failed failed, $lit_skipped skipped"
+if ((failed != 0)); then status=1; fi
+exit $status

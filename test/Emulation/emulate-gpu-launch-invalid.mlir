@@ -1,0 +1,62 @@
+// RUN: threadbind-opt %s -threadbind-test-emulate-gpu-launch -split-input-file -verify-diagnostics
+
+func.func @barrier(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    memref.store %f, %out[%tx] : memref<4xf32>
+    // expected-error @below {{cannot emulate 'gpu.barrier' on the host: threads run one after another there}}
+    gpu.barrier
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @shuffle(%out: memref<32xf32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c1_i32 = arith.constant 1 : i32
+  %c32_i32 = arith.constant 32 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{cannot emulate 'gpu.shuffle'}}
+    %s, %valid = gpu.shuffle xor %v, %c1_i32, %c32_i32 : f32
+    memref.store %s, %out[%tx] : memref<32xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @async() {
+  %c1 = arith.constant 1 : index
+  %t0 = gpu.wait async
+  // expected-error @below {{cannot be emulated on the host: asynchronous launches are not supported}}
+  %t1 = gpu.launch async [%t0] blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  gpu.wait [%t1]
+  return
+}
+
+// -----
+
+func.func @workgroup_memory(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @below {{cannot be emulated on the host: memory attributions are not supported}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %v = memref.load %shared[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    memref.store %v, %out[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,22 @@
+// Debian's own mlir-opt loads the ThreadBind plugin and runs its passes.
+// RUN: mlir-opt --load-pass-plugin=%threadbind_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' | FileCheck %s
+// RUN: mlir-opt --load-pass-plugin=%threadbind_plugin --help | FileCheck %s --check-prefix=HELP
+// RUN: not mlir-opt %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
+
+// HELP: --threadbind-test-emulate-gpu-launch
+// NOPLUGIN: 'threadbind-test-emulate-gpu-launch' does not refer to a registered pass
+
+// CHECK-LABEL: func.func @store_tid
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-6: scf.for
+// CHECK: memref.store
+func.func @store_tid(%out: memref<8xindex>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    memref.store %tx, %out[%tx] : memref<8xindex>
+    gpu.terminator
+  }
+  return
+}

@@ -1,0 +1,40 @@
+//===- TestPasses.td - ThreadBind test-only passes ---------*- tablegen -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes that exist only for the test suites: analysis printers and the CPU
+// emulation of GPU launches. They are registered in threadbind-opt and the
+// plugin but are not part of the library API.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_TEST_PASSES
+#define THREADBIND_TEST_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TestEmulateGPULaunchPass : Pass<"threadbind-test-emulate-gpu-launch"> {
+  let summary = "Rewrite gpu.launch into host loops over block and thread ids";
+  let description = [{
+    Replaces every `gpu.launch` by a nest of `scf.for` loops over block ids
+    (z, y, x) and thread ids (z, y, x), with `gpu.block_id`, `gpu.thread_id`,
+    `gpu.grid_dim`, `gpu.block_dim`, `gpu.global_id` and `gpu.lane_id`
+    replaced by the loop values. The bound IR can then be lowered for the CPU
+    and executed with mlir-runner, so a test can compare its output with the
+    original loop's.
+
+    This is only valid when threads cannot observe each other: a launch that
+    contains a barrier, a shuffle, a reduction across threads or any other
+    device-only op gets an error at that op, and no launch in the input is
+    rewritten.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numLaunchesEmulated", "launches-emulated",
+              "Number of gpu.launch ops rewritten into host loops">
+  ];
+}
+
+#endif // THREADBIND_TEST_PASSES

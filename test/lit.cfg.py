@@ -1,0 +1,62 @@
+# -*- Python -*-
+# ThreadBind lit configuration: tool substitutions and the optional features
+# (ptxas from the CUDA toolkit, mlir-runner from mlir-22-tools).
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "ThreadBind"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.threadbind_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lib", "Inputs"]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.threadbind_tools_dir, append_path=True)
+
+tool_dirs = [config.threadbind_tools_dir, config.llvm_tools_dir]
+tools = ["threadbind-opt", "mlir-opt"]
+
+if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
+    config.available_features.add("mlir-runner")
+    tools.append("mlir-runner")
+
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    tools.append(ToolSubst("ptxas", config.ptxas_executable))
+
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+shlib = config.llvm_shlib_ext
+config.substitutions.append(("%shlibext", shlib))
+config.substitutions.append(
+    ("%threadbind_plugin",
+     os.path.join(config.threadbind_lib_dir, "ThreadBindPlugin" + shlib)))
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + shlib)))
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils" + shlib)))
+
+# Lowers host code (func, scf, affine, arith, math, memref) to the LLVM
+# dialect so mlir-runner can execute it; used by every CPU semantics test.
+config.substitutions.append(
+    ("%lower_to_cpu",
+     "-canonicalize -lower-affine -convert-scf-to-cf "
+     "-expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts"))
+
+# Runs the @main of lowered IR on the CPU; the address printMemref* reports
+# is stripped so two runs of the same data compare equal.
+config.substitutions.append(
+    ("%run_cpu",
+     "mlir-runner -e main -entry-point-result=void -shared-libs={},{}"
+     " | sed -e 's/base@ = 0x[0-9a-f]*//'".format(
+         os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + shlib),
+         os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils" + shlib))))

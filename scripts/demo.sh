@@ -15,7 +15,7 @@ OUT_DIR=${THREADBIND_DEMO_OUT:-$THREADBIND_BUILD_DIR/demo}
 mkdir -p "$OUT_DIR"
 LOWER_TO_CPU=(-canonicalize -lower-affine -convert-scf-to-cf
   -expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts)
-MAP=(-gpu-map-parallel-loops -convert-parallel-loops-to-gpu)
+MAP=(-threadbind-map-to-gpu=remarks -mlir-print-op-on-diagnostic=false)
 
 run_cpu() {
   mlir-runner -e main -entry-point-result=void \
@@ -28,8 +28,9 @@ for example in "$THREADBIND_ROOT"/examples/*.mlir; do
   name=$(basename "$example" .mlir)
   echo
   echo "==> $name"
-  threadbind-opt "$example" "${MAP[@]}" -canonicalize >"$OUT_DIR/$name.mapped.mlir"
-  grep -E "gpu.launch blocks" "$OUT_DIR/$name.mapped.mlir" | sed 's/^ */    /'
+  threadbind-opt "$example" "${MAP[@]}" >"$OUT_DIR/$name.mapped.mlir" \
+    2>"$OUT_DIR/$name.remarks.txt"
+  sed -n 's/.*remark: /    /p' "$OUT_DIR/$name.remarks.txt"
   threadbind-opt "$example" "${LOWER_TO_CPU[@]}" | run_cpu >"$OUT_DIR/$name.ref.txt"
   threadbind-opt "$OUT_DIR/$name.mapped.mlir" -threadbind-test-emulate-gpu-launch \
     "${LOWER_TO_CPU[@]}" | run_cpu >"$OUT_DIR/$name.mapped.txt"

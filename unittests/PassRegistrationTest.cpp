@@ -24,6 +24,14 @@ TEST(PassRegistrationTest, TestPassesAreRegisteredUnderTheProjectPrefix) {
   EXPECT_FALSE(info->getPassDescription().empty());
 }
 
+TEST(PassRegistrationTest, PassesAndPipelinesAreRegistered) {
+  threadbind::registerAllPasses();
+  for (StringRef name : {"threadbind-map-loops-to-threads"})
+    EXPECT_NE(PassInfo::lookup(name), nullptr) << name.str();
+  for (StringRef name : {"threadbind-normalize", "threadbind-map-to-gpu"})
+    EXPECT_NE(PassPipelineInfo::lookup(name), nullptr) << name.str();
+}
+
 TEST(PassRegistrationTest, RegistrationIsIdempotent) {
   // The plugin and the tool may both register; a second call must not abort.
   threadbind::registerAllPasses();

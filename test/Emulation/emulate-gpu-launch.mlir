@@ -72,3 +72,12 @@ func.func @region_args_and_cfg(%out: memref<2x8xf32>, %flag: i1) {
   }
   return
 }
+
+// -----
+
+// A declared grid-size query gets a body returning resident-blocks (4).
+// CHECK-LABEL: func.func private @threadbind_max_resident_blocks
+// CHECK-SAME: (%{{.*}}: index) -> index
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT: return %[[C4]] : index
+func.func private @threadbind_max_resident_blocks(index) -> index

@@ -7,8 +7,12 @@
 #include "EmulateGPULaunch.h"
 #include "TestPasses.h"
 
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -19,6 +23,8 @@ namespace mlir::threadbind::test {
 namespace {
 struct TestEmulateGPULaunchPass
     : impl::TestEmulateGPULaunchPassBase<TestEmulateGPULaunchPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
     getOperation()->walk([&](gpu::LaunchOp op) { launches.push_back(op); });
@@ -36,6 +42,26 @@ struct TestEmulateGPULaunchPass
       emulateLaunchOnHost(rewriter, launch);
       ++numLaunchesEmulated;
     }
+    defineResidentBlocksQuery(rewriter);
+  }
+
+  /// Gives a declared-only grid-size query a body returning a fixed count,
+  /// as the runtime library would answer on a device.
+  void defineResidentBlocksQuery(RewriterBase &rewriter) {
+    auto module = dyn_cast<ModuleOp>(getOperation());
+    if (!module)
+      return;
+    auto query = module.lookupSymbol<func::FuncOp>(kMaxResidentBlocksFn);
+    if (!query || !query.isDeclaration() ||
+        query.getFunctionType().getNumInputs() != 1 ||
+        query.getFunctionType().getNumResults() != 1)
+      return;
+    Block *entry = query.addEntryBlock();
+    rewriter.setInsertionPointToStart(entry);
+    Value count = arith::ConstantIndexOp::create(rewriter, query.getLoc(),
+                                                 residentBlocks);
+    func::ReturnOp::create(rewriter, query.getLoc(), count);
+    query.setPrivate();
   }
 };
 } // namespace

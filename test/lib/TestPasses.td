@@ -29,8 +29,18 @@ def TestEmulateGPULaunchPass : Pass<"threadbind-test-emulate-gpu-launch"> {
     contains a barrier, a shuffle, a reduction across threads or any other
     device-only op gets an error at that op, and no launch in the input is
     rewritten.
+
+    It also stands in for the host runtime: a module that declares, without
+    defining, `threadbind_max_resident_blocks` (the grid-size query of
+    grid-stride launches) gets a definition that returns `resident-blocks`.
   }];
-  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let dependentDialects = [
+    "arith::ArithDialect", "func::FuncDialect", "scf::SCFDialect"
+  ];
+  let options = [
+    Option<"residentBlocks", "resident-blocks", "int64_t", "4",
+           "What the emulated threadbind_max_resident_blocks returns">
+  ];
   let statistics = [
     Statistic<"numLaunchesEmulated", "launches-emulated",
               "Number of gpu.launch ops rewritten into host loops">

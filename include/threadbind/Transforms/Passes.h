@@ -11,6 +11,8 @@
 #ifndef THREADBIND_TRANSFORMS_PASSES_H
 #define THREADBIND_TRANSFORMS_PASSES_H
 
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::threadbind {

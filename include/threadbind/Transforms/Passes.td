@@ -14,4 +14,77 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
+                                 "ModuleOp"> {
+  let summary = "Bind outermost scf.parallel loops to GPU blocks and threads";
+  let description = [{
+    Turns every outermost `scf.parallel` of every function (not one already
+    inside a `gpu.launch`) into a `gpu.launch` whose threads run the loop's
+    iterations.
+
+    The loop dimension that goes to threadIdx.x is chosen from the loads and
+    stores in the body: the one whose induction variable walks a memref's
+    unit-stride dimension one element at a time, weighted by the bytes those
+    accesses move, so a warp's accesses coalesce. Ties go to the innermost
+    dimension; `dim-order` forces a choice. The next dimensions go to y and
+    z; with more than three, all but the first two are linearised onto z and
+    delinearised inside the kernel.
+
+    The default block has 256 threads: 256 in 1-D, 32x8 in 2-D and 32x4x2 in
+    3-D, shrunk along a dimension whose static extent is smaller (the freed
+    threads move to the other dimensions).
+
+    With `grid-policy=grid-stride` (the default) every thread loops with
+    stride gridDim * blockDim along each dimension, so any extent runs on a
+    grid sized for the device. That grid is the work's ceil-div capped by
+    `max-blocks`, or, when it is 0, by what the host function
+    `threadbind_max_resident_blocks(threads per block)` returns at run time
+    (occupancy x SM count; the runtime library provides it, and a module may
+    define its own). With `grid-policy=cover` the grid covers the x extent
+    with one guarded iteration per thread. In both, y and z grids stay within
+    65535 blocks and loop over larger extents. Index arithmetic is 64-bit.
+
+    A function whose loops cannot all run on the device (calls to host
+    functions, allocation, ops with unknown side effects, reductions, values
+    a kernel cannot take) gets an error at the offending op and is left as
+    it was. Nested `scf.parallel` loops that canonicalization could not merge
+    into the outer one run sequentially inside each thread.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
+    "scf::SCFDialect"
+  ];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+           "Threads per block, shaped 256, 32x8 or 32x4x2 style by the "
+           "number of bound dimensions">,
+    ListOption<"blockShape", "block-shape", "int64_t",
+               "Explicit block shape x,y,z (overrides threads-per-block)">,
+    ListOption<"dimOrder", "dim-order", "int64_t",
+               "Loop dimensions to bind to x, y, z in that order (overrides "
+               "the access analysis)">,
+    Option<"gridPolicy", "grid-policy", "mlir::threadbind::GridPolicy",
+           "mlir::threadbind::GridPolicy::GridStride",
+           "How the grid covers the iteration space",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::threadbind::GridPolicy::GridStride,
+                        "grid-stride",
+                        "occupancy-sized grid, every thread loops"),
+             clEnumValN(mlir::threadbind::GridPolicy::Cover, "cover",
+                        "ceil-div grid, one guarded iteration per thread "
+                        "along x"))}]>,
+    Option<"maxBlocks", "max-blocks", "int64_t", "0",
+           "Static cap on a grid-stride grid's blocks; 0 asks the host at run "
+           "time">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Emit a remark per loop stating the binding and why">
+  ];
+  let statistics = [
+    Statistic<"numLoopsMapped", "loops-mapped",
+              "Number of scf.parallel loops turned into gpu.launch">,
+    Statistic<"numLoopsLinearised", "loops-linearised",
+              "Number of loops with more than three dimensions linearised">
+  ];
+}
+
 #endif // THREADBIND_TRANSFORMS_PASSES

@@ -1,0 +1,108 @@
+//===- MapLoopsToThreads.h - Bind parallel loops to the GPU -----*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Planning and rewriting behind threadbind-map-loops-to-threads: choose
+// which loop dimension goes to threadIdx.x (the one that walks memory
+// contiguously), a block shape and a grid policy, then turn the scf.parallel
+// into a gpu.launch with strip-mined, grid-stride loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
+#define THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir {
+class RewriterBase;
+namespace gpu {
+class LaunchOp;
+} // namespace gpu
+namespace scf {
+class ParallelOp;
+} // namespace scf
+} // namespace mlir
+
+namespace mlir::threadbind {
+
+/// How a bound loop covers its iteration space.
+enum class GridPolicy {
+  /// Every thread loops with stride gridDim * blockDim, so a grid sized for
+  /// occupancy covers any extent.
+  GridStride,
+  /// One guarded iteration per thread along x, with a ceil-div grid; y and z
+  /// still loop so extents beyond the 65535-block limit stay correct.
+  Cover,
+};
+
+/// Limits of the CUDA programming model on every chip ThreadBind targets.
+struct GpuLimits {
+  static constexpr int64_t kWarpSize = 32;
+  static constexpr int64_t kMaxThreadsPerBlock = 1024;
+  static constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
+  static constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+};
+
+/// Name of the host function that a grid-stride launch asks for the number of
+/// blocks that can be resident on the device at once, when no static cap is
+/// given. The runtime library provides it (occupancy x SM count); any module
+/// may define it instead.
+inline constexpr llvm::StringLiteral kMaxResidentBlocksFn =
+    "threadbind_max_resident_blocks";
+
+/// The user's choices; zero or empty means "decide".
+struct LoopMappingOptions {
+  int64_t threadsPerBlock = 256;
+  /// Explicit block shape (x, y, z); overrides threadsPerBlock.
+  SmallVector<int64_t, 3> blockShape;
+  /// Loop dimensions for x, y, z, in that order; overrides the analysis.
+  SmallVector<int64_t, 3> dimOrder;
+  GridPolicy gridPolicy = GridPolicy::GridStride;
+  /// Static cap on the number of blocks of a grid-stride launch; 0 asks the
+  /// host at run time through kMaxResidentBlocksFn.
+  int64_t maxBlocks = 0;
+};
+
+/// Checks `options` against the hardware limits; returns a message naming
+/// the first bad value, or an empty string.
+std::string verifyLoopMappingOptions(const LoopMappingOptions &options);
+
+/// How one scf.parallel is bound.
+struct LoopMappingPlan {
+  /// Loop dimensions bound to each hardware dimension (x, y, z). A group of
+  /// several dimensions is linearised, outermost first, so the last one
+  /// varies fastest. At most three groups; no group is empty.
+  SmallVector<SmallVector<unsigned, 2>, 3> groups;
+  /// Threads per block along x, y, z (1 for unused dimensions).
+  SmallVector<int64_t, 3> blockShape;
+  /// Why groups[0] is on x, for remarks.
+  std::string reason;
+};
+
+/// Returns success if `loop` can become a kernel: its body has no calls,
+/// allocations or ops with unknown effects, it uses no captured value a
+/// kernel cannot take, and it has no reductions. Otherwise emits an error at
+/// the offending op and returns failure. Never modifies the IR.
+LogicalResult verifyMappable(scf::ParallelOp loop);
+
+/// Plans the binding of `loop`. Fails, with an error at `loop`, only when
+/// `options.dimOrder` does not fit the loop.
+FailureOr<LoopMappingPlan> planLoopMapping(scf::ParallelOp loop,
+                                           const LoopMappingOptions &options);
+
+/// Replaces `loop` by a gpu.launch that runs it as planned. `loop` must have
+/// passed verifyMappable. Returns the launch.
+gpu::LaunchOp mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
+                              const LoopMappingPlan &plan,
+                              const LoopMappingOptions &options);
+
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H

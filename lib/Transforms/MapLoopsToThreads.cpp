@@ -20,6 +20,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -185,11 +186,34 @@ static void fitBlockShapeToExtents(SmallVector<int64_t, 3> &shape,
   }
 }
 
+/// Returns the nested loop of `outer` if the nest should run one outer
+/// iteration per block: the outer body holds exactly one scf.parallel,
+/// without reductions, and nothing else but side-effect-free ops (which
+/// every thread of the block can compute for itself).
+static scf::ParallelOp getRowPerBlockInnerLoop(scf::ParallelOp outer) {
+  scf::ParallelOp inner;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (auto nested = dyn_cast<scf::ParallelOp>(op)) {
+      if (inner || !nested.getInitVals().empty())
+        return nullptr;
+      inner = nested;
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return nullptr;
+  }
+  return inner;
+}
+
 FailureOr<LoopMappingPlan>
-threadbind::planLoopMapping(scf::ParallelOp loop,
+threadbind::planLoopMapping(scf::ParallelOp outerLoop,
                             const LoopMappingOptions &options) {
-  unsigned numDims = loop.getNumLoops();
   LoopMappingPlan plan;
+  // For a nest run one row per block, the thread dimensions are the nested
+  // loop's.
+  plan.innerLoop = getRowPerBlockInnerLoop(outerLoop);
+  scf::ParallelOp loop = plan.innerLoop ? plan.innerLoop : outerLoop;
+  unsigned numDims = loop.getNumLoops();
 
   // Order the dimensions: forced ones first, the analysis ranks the rest.
   SmallVector<unsigned> order;
@@ -261,9 +285,23 @@ struct IndexBuilder {
   Location loc;
 
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value l, Value r) { return arith::AddIOp::create(b, loc, l, r); }
+  // Adding 0 and multiplying by 1 (unit steps, zero lower bounds) are
+  // skipped so the kernels read cleanly before any canonicalization.
+  Value add(Value l, Value r) {
+    if (isConstantIntValue(r, 0))
+      return l;
+    if (isConstantIntValue(l, 0))
+      return r;
+    return arith::AddIOp::create(b, loc, l, r);
+  }
   Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
-  Value mul(Value l, Value r) { return arith::MulIOp::create(b, loc, l, r); }
+  Value mul(Value l, Value r) {
+    if (isConstantIntValue(r, 1))
+      return l;
+    if (isConstantIntValue(l, 1))
+      return r;
+    return arith::MulIOp::create(b, loc, l, r);
+  }
   Value divu(Value l, Value r) { return arith::DivUIOp::create(b, loc, l, r); }
   Value remu(Value l, Value r) { return arith::RemUIOp::create(b, loc, l, r); }
   Value ceilDivu(Value l, Value r) {
@@ -272,128 +310,82 @@ struct IndexBuilder {
   Value minu(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
   Value maxu(Value l, Value r) { return arith::MaxUIOp::create(b, loc, l, r); }
   Value maxs(Value l, Value r) { return arith::MaxSIOp::create(b, loc, l, r); }
+
+  /// Iterations of dimension `d` of `loop`: max(ceildiv(ub - lb, step), 0).
+  /// Steps of scf.parallel are positive.
+  Value tripCount(scf::ParallelOp loop, unsigned d) {
+    Value span = sub(loop.getUpperBound()[d], loop.getLowerBound()[d]);
+    return ceilDivu(maxs(span, cst(0)), loop.getStep()[d]);
+  }
+
+  /// Product of the trip counts of `dims`.
+  Value extent(scf::ParallelOp loop, ArrayRef<unsigned> dims) {
+    Value result = tripCount(loop, dims.front());
+    for (unsigned d : dims.drop_front())
+      result = mul(result, tripCount(loop, d));
+    return result;
+  }
 };
 } // namespace
 
-gpu::LaunchOp threadbind::mapLoopToLaunch(RewriterBase &rewriter,
-                                          scf::ParallelOp loop,
-                                          const LoopMappingPlan &plan,
-                                          const LoopMappingOptions &options) {
+/// Replaces `loop` by loops in which this thread visits, along hardware
+/// dimension g, iteration `first[g]`, then every `jump[g]` after it. A group
+/// of one loop dimension walks that dimension's own bounds; a larger group
+/// walks [0, product of trip counts) and is delinearised, its last dimension
+/// varying fastest. With `guardX`, dimension 0 makes one guarded visit
+/// instead of looping. Loops nest z outermost, so consecutive threads of a
+/// warp take consecutive x iterations. The loop body is inlined innermost.
+static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
+                            ArrayRef<SmallVector<unsigned, 2>> groups,
+                            ArrayRef<Value> first, ArrayRef<Value> jump,
+                            bool guardX) {
   Location loc = loop.getLoc();
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(loop);
   IndexBuilder ib{rewriter, loc};
-  unsigned numGroups = plan.groups.size();
   ValueRange lbs = loop.getLowerBound(), ubs = loop.getUpperBound(),
              steps = loop.getStep();
 
-  // Host side: trip counts, the extent of each hardware dimension and the
-  // number of blocks it needs. Steps of scf.parallel are positive.
-  Value zero = ib.cst(0), one = ib.cst(1);
+  // Starts, strides and bounds are computed once, before any loop.
   SmallVector<Value> trips(loop.getNumLoops());
-  for (unsigned d = 0; d < loop.getNumLoops(); ++d)
-    trips[d] = ib.ceilDivu(ib.maxs(ib.sub(ubs[d], lbs[d]), zero), steps[d]);
-  SmallVector<Value, 3> extents, blockSizes, needed;
-  for (unsigned g = 0; g < 3; ++g) {
-    blockSizes.push_back(ib.cst(plan.blockShape[g]));
-    if (g >= numGroups) {
-      extents.push_back(one);
-      needed.push_back(one);
+  SmallVector<Value, 3> starts, strides, ends;
+  for (auto [g, group] : llvm::enumerate(groups)) {
+    if (group.size() == 1) {
+      unsigned d = group.front();
+      starts.push_back(ib.add(lbs[d], ib.mul(first[g], steps[d])));
+      strides.push_back(ib.mul(jump[g], steps[d]));
+      ends.push_back(ubs[d]);
       continue;
     }
-    Value extent = trips[plan.groups[g].front()];
-    for (unsigned d : ArrayRef(plan.groups[g]).drop_front())
+    for (unsigned d : group)
+      trips[d] = ib.tripCount(loop, d);
+    Value extent = trips[group.front()];
+    for (unsigned d : ArrayRef(group).drop_front())
       extent = ib.mul(extent, trips[d]);
-    extents.push_back(extent);
-    // At least one block, so a zero-trip loop still launches validly.
-    needed.push_back(ib.maxu(ib.ceilDivu(extent, blockSizes[g]), one));
+    starts.push_back(first[g]);
+    strides.push_back(jump[g]);
+    ends.push_back(extent);
   }
-  SmallVector<Value, 3> grid(3);
-  grid[1] = ib.minu(needed[1], ib.cst(GpuLimits::kMaxGridDim[1]));
-  grid[2] = ib.minu(needed[2], ib.cst(GpuLimits::kMaxGridDim[2]));
-  Value gridX = needed[0];
-  if (options.gridPolicy == GridPolicy::GridStride) {
-    Value cap;
-    if (options.maxBlocks > 0) {
-      cap = ib.cst(options.maxBlocks);
-    } else {
-      int64_t threads =
-          plan.blockShape[0] * plan.blockShape[1] * plan.blockShape[2];
-      cap = func::CallOp::create(rewriter, loc, kMaxResidentBlocksFn,
-                                 TypeRange{rewriter.getIndexType()},
-                                 ValueRange{ib.cst(threads)})
-                .getResult(0);
-    }
-    // The cap is for the whole grid; y and z already took their share.
-    Value capX = ib.maxu(ib.divu(cap, ib.mul(grid[1], grid[2])), one);
-    gridX = ib.minu(gridX, capX);
-  }
-  grid[0] = ib.minu(gridX, ib.cst(GpuLimits::kMaxGridDim[0]));
 
-  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1],
-                                      grid[2], blockSizes[0], blockSizes[1],
-                                      blockSizes[2]);
-  launch->setAttr("threadbind.grid_policy",
-                  rewriter.getStringAttr(options.gridPolicy ==
-                                                 GridPolicy::GridStride
-                                             ? "grid-stride"
-                                             : "cover"));
-  Block &launchBody = launch.getBody().front();
-  rewriter.setInsertionPointToEnd(&launchBody);
-  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-
-  // Device side: z outermost, x innermost, so consecutive threads of a warp
-  // take consecutive iterations of the x dimension.
-  gpu::KernelDim3 blockIds = launch.getBlockIds();
-  gpu::KernelDim3 threadIds = launch.getThreadIds();
-  gpu::KernelDim3 gridDims = launch.getGridSize();
-  gpu::KernelDim3 blockDims = launch.getBlockSize();
-  auto pick = [](const gpu::KernelDim3 &v, unsigned g) {
-    return g == 0 ? v.x : g == 1 ? v.y : v.z;
-  };
-  // Every thread's first iteration, stride and bound along each hardware
-  // dimension, computed once up front rather than in the enclosing loops.
-  // A single loop dimension iterates its own bounds; a linearised group
-  // iterates [0, extent) and is delinearised below.
-  SmallVector<Value, 3> starts, strides, ends;
-  for (unsigned g = 0; g < numGroups; ++g) {
-    Value globalId = ib.add(ib.mul(pick(blockIds, g), pick(blockDims, g)),
-                            pick(threadIds, g));
-    Value stride = ib.mul(pick(gridDims, g), pick(blockDims, g));
-    Value start = globalId, end = extents[g];
-    if (plan.groups[g].size() == 1) {
-      unsigned d = plan.groups[g].front();
-      start = ib.add(lbs[d], ib.mul(globalId, steps[d]));
-      stride = ib.mul(stride, steps[d]);
-      end = ubs[d];
-    }
-    starts.push_back(start);
-    strides.push_back(stride);
-    ends.push_back(end);
-  }
   SmallVector<Value> ivs(loop.getNumLoops());
-  for (int g = numGroups - 1; g >= 0; --g) {
-    ArrayRef<unsigned> group = plan.groups[g];
-    Value start = starts[g], stride = strides[g], end = ends[g];
+  for (int g = groups.size() - 1; g >= 0; --g) {
     Value iv;
-    if (g == 0 && options.gridPolicy == GridPolicy::Cover) {
+    if (g == 0 && guardX) {
       Value inBounds = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, start, end);
+          rewriter, loc, arith::CmpIPredicate::slt, starts[g], ends[g]);
       auto guardOp = scf::IfOp::create(rewriter, loc, inBounds,
                                        /*withElseRegion=*/false);
       rewriter.setInsertionPoint(guardOp.thenBlock()->getTerminator());
-      iv = start;
+      iv = starts[g];
     } else {
-      auto forOp = scf::ForOp::create(rewriter, loc, start, end, stride);
+      auto forOp =
+          scf::ForOp::create(rewriter, loc, starts[g], ends[g], strides[g]);
       rewriter.setInsertionPoint(forOp.getBody()->getTerminator());
       iv = forOp.getInductionVar();
     }
+    ArrayRef<unsigned> group = groups[g];
     if (group.size() == 1) {
       ivs[group.front()] = iv;
       continue;
     }
-    // Delinearise, innermost dimension first.
     Value linear = iv;
     for (unsigned d : llvm::reverse(group)) {
       Value index = ib.remu(linear, trips[d]);
@@ -407,7 +399,142 @@ gpu::LaunchOp threadbind::mapLoopToLaunch(RewriterBase &rewriter,
   rewriter.inlineBlockBefore(body, rewriter.getInsertionBlock(),
                              rewriter.getInsertionPoint(), ivs);
   rewriter.eraseOp(loop);
+}
+
+/// The most blocks a grid-stride launch of `threads`-thread blocks should
+/// use: the static cap, or the host's answer at run time.
+static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
+                     ArrayRef<int64_t> blockShape) {
+  if (options.maxBlocks > 0)
+    return ib.cst(options.maxBlocks);
+  int64_t threads = blockShape[0] * blockShape[1] * blockShape[2];
+  return func::CallOp::create(ib.b, ib.loc, kMaxResidentBlocksFn,
+                              TypeRange{ib.b.getIndexType()},
+                              ValueRange{ib.cst(threads)})
+      .getResult(0);
+}
+
+static StringRef policyName(GridPolicy policy) {
+  return policy == GridPolicy::GridStride ? "grid-stride" : "cover";
+}
+
+/// Creates the launch with a terminator and leaves the insertion point
+/// before that terminator.
+static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
+                                  ArrayRef<Value> grid,
+                                  ArrayRef<Value> blockSizes,
+                                  GridPolicy policy) {
+  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1],
+                                      grid[2], blockSizes[0], blockSizes[1],
+                                      blockSizes[2]);
+  launch->setAttr("threadbind.grid_policy",
+                  rewriter.getStringAttr(policyName(policy)));
+  rewriter.setInsertionPointToEnd(&launch.getBody().front());
+  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
   return launch;
+}
+
+static Value pick(const gpu::KernelDim3 &v, unsigned g) {
+  return g == 0 ? v.x : g == 1 ? v.y : v.z;
+}
+
+/// One thread per iteration of `loop`, along every dimension.
+static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
+                                 const LoopMappingPlan &plan,
+                                 const LoopMappingOptions &options) {
+  Location loc = loop.getLoc();
+  IndexBuilder ib{rewriter, loc};
+  unsigned numGroups = plan.groups.size();
+
+  // Host side: how many blocks each hardware dimension needs; at least one,
+  // so a zero-trip loop still launches validly.
+  Value one = ib.cst(1);
+  SmallVector<Value, 3> blockSizes, needed;
+  for (unsigned g = 0; g < 3; ++g) {
+    blockSizes.push_back(ib.cst(plan.blockShape[g]));
+    needed.push_back(g < numGroups
+                         ? ib.maxu(ib.ceilDivu(ib.extent(loop, plan.groups[g]),
+                                               blockSizes[g]),
+                                   one)
+                         : one);
+  }
+  SmallVector<Value, 3> grid(3);
+  grid[1] = ib.minu(needed[1], ib.cst(GpuLimits::kMaxGridDim[1]));
+  grid[2] = ib.minu(needed[2], ib.cst(GpuLimits::kMaxGridDim[2]));
+  Value gridX = needed[0];
+  if (options.gridPolicy == GridPolicy::GridStride) {
+    // The cap is for the whole grid; y and z already took their share.
+    Value cap = gridCap(ib, options, plan.blockShape);
+    gridX = ib.minu(gridX, ib.maxu(ib.divu(cap, ib.mul(grid[1], grid[2])), one));
+  }
+  grid[0] = ib.minu(gridX, ib.cst(GpuLimits::kMaxGridDim[0]));
+
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, grid, blockSizes, options.gridPolicy);
+  SmallVector<Value, 3> first, jump;
+  for (unsigned g = 0; g < numGroups; ++g) {
+    first.push_back(
+        ib.add(ib.mul(pick(launch.getBlockIds(), g),
+                      pick(launch.getBlockSize(), g)),
+               pick(launch.getThreadIds(), g)));
+    jump.push_back(ib.mul(pick(launch.getGridSize(), g),
+                          pick(launch.getBlockSize(), g)));
+  }
+  emitThreadLoops(rewriter, loop, plan.groups, first, jump,
+                  options.gridPolicy == GridPolicy::Cover);
+  return launch;
+}
+
+/// One outer iteration per block (grid-stride over blocks), the nested
+/// loop's iterations over the block's threads.
+static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
+                                    scf::ParallelOp outer,
+                                    const LoopMappingPlan &plan,
+                                    const LoopMappingOptions &options) {
+  Location loc = outer.getLoc();
+  IndexBuilder ib{rewriter, loc};
+  scf::ParallelOp inner = plan.innerLoop;
+  SmallVector<unsigned, 2> outerDims =
+      llvm::to_vector<2>(llvm::seq<unsigned>(0, outer.getNumLoops()));
+
+  Value one = ib.cst(1);
+  Value gridX = ib.maxu(ib.extent(outer, outerDims), one);
+  if (options.gridPolicy == GridPolicy::GridStride)
+    gridX = ib.minu(gridX, gridCap(ib, options, plan.blockShape));
+  SmallVector<Value, 3> grid = {
+      ib.minu(gridX, ib.cst(GpuLimits::kMaxGridDim[0])), one, one};
+  SmallVector<Value, 3> blockSizes;
+  for (unsigned g = 0; g < 3; ++g)
+    blockSizes.push_back(ib.cst(plan.blockShape[g]));
+
+  gpu::LaunchOp launch =
+      createLaunch(rewriter, loc, grid, blockSizes, options.gridPolicy);
+  // The outer body, pure ops and the nested loop, is inlined into the block
+  // loop; every thread of the block computes the pure ops itself.
+  emitThreadLoops(rewriter, outer, {outerDims}, {launch.getBlockIds().x},
+                  {launch.getGridSize().x},
+                  options.gridPolicy == GridPolicy::Cover);
+  rewriter.setInsertionPoint(inner);
+  SmallVector<Value, 3> first, jump;
+  for (unsigned g = 0; g < plan.groups.size(); ++g) {
+    first.push_back(pick(launch.getThreadIds(), g));
+    jump.push_back(pick(launch.getBlockSize(), g));
+  }
+  emitThreadLoops(rewriter, inner, plan.groups, first, jump,
+                  /*guardX=*/false);
+  return launch;
+}
+
+gpu::LaunchOp threadbind::mapLoopToLaunch(RewriterBase &rewriter,
+                                          scf::ParallelOp loop,
+                                          const LoopMappingPlan &plan,
+                                          const LoopMappingOptions &options) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  if (plan.innerLoop)
+    return mapRowPerBlock(rewriter, loop, plan, options);
+  return mapFlatLoop(rewriter, loop, plan, options);
 }
 
 //===----------------------------------------------------------------------===//
@@ -517,14 +644,14 @@ void MapLoopsToThreadsPass::runOnOperation() {
     for (auto [loop, plan] : llvm::zip_equal(loops, plans)) {
       if (emitRemarks) {
         InFlightDiagnostic remark = loop.emitRemark();
-        remark << "bound to gpu.launch: loop dimension "
+        remark << "bound to gpu.launch: ";
+        if (plan.innerLoop)
+          remark << "one iteration per block, nested ";
+        remark << "loop dimension "
                << plan.groups[0].front() << " on threadIdx.x because "
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
-               << (mappingOptions.gridPolicy == GridPolicy::GridStride
-                       ? "grid-stride"
-                       : "cover")
-               << " grid";
+               << policyName(mappingOptions.gridPolicy) << " grid";
         if (plan.groups.size() == 3 && plan.groups[2].size() > 1)
         {
           remark << "; dimensions ";

@@ -196,17 +196,14 @@ func.func @zero_trip(%a: memref<16xf32>) {
 // -----
 
 // Loops already on the device stay; a loop inside a host scf.for is mapped
-// there; an inner parallel loop whose bounds depend on the outer one runs
-// sequentially inside each thread.
+// there.
 // CHECK-LABEL: func.func @placement
 // CHECK: gpu.launch
 // CHECK: scf.parallel
 // CHECK: gpu.terminator
 // CHECK: scf.for
 // CHECK: gpu.launch
-// CHECK: scf.for
-// CHECK: scf.parallel
-// CHECK: memref.store
+// CHECK-NOT: scf.parallel
 // CHECK: gpu.terminator
 func.func @placement(%a: memref<?x?xf32>, %n: index, %t: index) {
   %c0 = arith.constant 0 : index
@@ -221,9 +218,56 @@ func.func @placement(%a: memref<?x?xf32>, %n: index, %t: index) {
   }
   scf.for %step = %c0 to %t step %c1 {
     scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-      scf.parallel (%j) = (%c0) to (%i) step (%c1) {
-        memref.store %f, %a[%i, %j] : memref<?x?xf32>
-      }
+      memref.store %f, %a[%i, %i] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A triangular nest (inner bound from the outer iv) with pure code between:
+// one row per block, blockIdx.x striding over rows by gridDim.x, the row's
+// columns over threadIdx.x striding by blockDim.x.
+// CHECK-LABEL: func.func @triangular
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[SX:.*]] = %c256{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: scf.for %[[I:.*]] = %[[BX]] to %{{.*}} step %[[GX]] {
+// CHECK: %[[ROW:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK: scf.for %[[J:.*]] = %[[TX]] to %[[ROW]] step %[[SX]] {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.terminator
+func.func @triangular(%a: memref<?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 2.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %row = arith.addi %i, %c1 : index
+    scf.parallel (%j) = (%c0) to (%row) step (%c1) {
+      memref.store %f, %a[%i, %j] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A store between the loops would run once per thread of the block, so the
+// nest stays flat: the nested loop runs sequentially inside each thread.
+// CHECK-LABEL: func.func @side_effect_between
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: scf.parallel
+// CHECK: gpu.terminator
+func.func @side_effect_between(%a: memref<?x?xf32>, %d: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 2.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %f, %d[%i] : memref<?xf32>
+    scf.parallel (%j) = (%c0) to (%i) step (%c1) {
+      memref.store %f, %a[%i, %j] : memref<?x?xf32>
     }
   }
   return

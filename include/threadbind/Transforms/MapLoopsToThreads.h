@@ -14,6 +14,7 @@
 #ifndef THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
 #define THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -25,9 +26,6 @@ class RewriterBase;
 namespace gpu {
 class LaunchOp;
 } // namespace gpu
-namespace scf {
-class ParallelOp;
-} // namespace scf
 } // namespace mlir
 
 namespace mlir::threadbind {
@@ -76,6 +74,11 @@ std::string verifyLoopMappingOptions(const LoopMappingOptions &options);
 
 /// How one scf.parallel is bound.
 struct LoopMappingPlan {
+  /// Set when the loop is a nest that runs one outer iteration per block
+  /// (grid-stride over blocks) and this nested loop over the block's
+  /// threads; `groups` then describe the nested loop's dimensions. Unset
+  /// when every dimension of the loop itself goes to threads.
+  scf::ParallelOp innerLoop;
   /// Loop dimensions bound to each hardware dimension (x, y, z). A group of
   /// several dimensions is linearised, outermost first, so the last one
   /// varies fastest. At most three groups; no group is empty.

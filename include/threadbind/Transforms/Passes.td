@@ -47,8 +47,16 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     A function whose loops cannot all run on the device (calls to host
     functions, allocation, ops with unknown side effects, reductions, values
     a kernel cannot take) gets an error at the offending op and is left as
-    it was. Nested `scf.parallel` loops that canonicalization could not merge
-    into the outer one run sequentially inside each thread.
+    it was.
+
+    Nested `scf.parallel` loops that canonicalization could not merge into
+    one (the inner bounds depend on the outer induction variables, or there
+    is code between the loops) run one outer iteration per block, with a
+    grid-stride loop over blocks, and the nested loop's iterations over the
+    block's threads, its dimensions chosen as above; pure code between the
+    loops is computed by every thread. When the code between has side
+    effects, the nested loop instead runs sequentially inside each thread,
+    which keeps the meaning. `dim-order` then applies to the nested loop.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",

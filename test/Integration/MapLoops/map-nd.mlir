@@ -2,7 +2,7 @@
 // the CPU through the gpu.launch emulation, must print exactly what the
 // original prints. 4-D and 5-D loops are linearised onto z. The 3-D loop has
 // a non-zero lower bound and a step of 2 on its middle dimension. Extents
-// include 0, 1, 31 and 33.
+// include 0, 1, 31, 33, block multiples and 1000003.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s %lower_to_cpu | %run_cpu > %t.ref
@@ -308,15 +308,18 @@ func.func @main() {
   %c31 = arith.constant 31 : index
   %c33 = arith.constant 33 : index
   %c256 = arith.constant 256 : index
+  %cbig = arith.constant 1000003 : index
   call @check3(%c0, %c2, %c2) : (index, index, index) -> ()
   call @check3(%c1, %c1, %c1) : (index, index, index) -> ()
   call @check3(%c3, %c31, %c33) : (index, index, index) -> ()
   call @check3(%c2, %c8, %c256) : (index, index, index) -> ()
   call @check3(%c5, %c33, %c7) : (index, index, index) -> ()
+  call @check3(%c2, %c3, %cbig) : (index, index, index) -> ()
   call @check4(%c1, %c1, %c1, %c1) : (index, index, index, index) -> ()
   call @check4(%c0, %c2, %c2, %c2) : (index, index, index, index) -> ()
   call @check4(%c2, %c3, %c31, %c33) : (index, index, index, index) -> ()
   call @check4(%c3, %c5, %c7, %c9) : (index, index, index, index) -> ()
+  call @check4(%cbig, %c1, %c1, %c2) : (index, index, index, index) -> ()
   call @check5(%c1, %c1, %c1, %c1, %c1) : (index, index, index, index, index) -> ()
   call @check5(%c2, %c3, %c4, %c5, %c33) : (index, index, index, index, index) -> ()
   call @check5(%c2, %c0, %c4, %c5, %c33) : (index, index, index, index, index) -> ()

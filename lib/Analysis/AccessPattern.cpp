@@ -258,7 +258,8 @@ SmallVector<unsigned>
 threadbind::rankDimsForCoalescing(const LoopAccessPattern &pattern) {
   SmallVector<unsigned> order =
       llvm::to_vector(llvm::seq<unsigned>(0, pattern.dims.size()));
-  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+  // A total order (ties end on the dimension index), so no stable sort.
+  llvm::sort(order, [&](unsigned a, unsigned b) {
     const DimAccessSummary &da = pattern.dims[a], &db = pattern.dims[b];
     if (da.contiguousBytes != db.contiguousBytes)
       return da.contiguousBytes > db.contiguousBytes;

@@ -21,7 +21,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.threadbind_tools_dir, append_path=True)
 
 tool_dirs = [config.threadbind_tools_dir, config.llvm_tools_dir]
-tools = ["threadbind-opt", "mlir-opt"]
+tools = ["threadbind-opt", "threadbind-compile", "mlir-opt"]
 
 if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
@@ -32,6 +32,9 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     tools.append(ToolSubst("ptxas", config.ptxas_executable))
 
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+config.substitutions.append(("%python", config.python_executable))
+config.excludes.append("check-manifest.py")
 
 shlib = config.llvm_shlib_ext
 config.substitutions.append(("%shlibext", shlib))

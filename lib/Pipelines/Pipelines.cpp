@@ -6,19 +6,65 @@
 
 #include "threadbind/Pipelines/Pipelines.h"
 
-#include "threadbind/Transforms/Passes.h"
-
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
+
+//===----------------------------------------------------------------------===//
+// Chips
+//===----------------------------------------------------------------------===//
+
+// Each pairs a chip with the lowest PTX ISA version that supports it. All of
+// them assemble with CUDA 13's ptxas; sm_50 to sm_72 are no longer accepted
+// by it.
+static constexpr ChipInfo kChips[] = {
+    {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
+    {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
+    {"sm_100a", 86}, {"sm_120", 87}, {"sm_120a", 87},
+};
+
+std::string ChipInfo::getFeatures() const {
+  return llvm::formatv("+ptx{0}", ptxVersion);
+}
+
+std::string ChipInfo::getPtxVersionString() const {
+  return llvm::formatv("{0}.{1}", ptxVersion / 10, ptxVersion % 10);
+}
+
+ArrayRef<ChipInfo> threadbind::getSupportedChips() { return kChips; }
+
+std::optional<ChipInfo> threadbind::lookupChip(StringRef name) {
+  for (const ChipInfo &chip : kChips)
+    if (chip.name == name)
+      return chip;
+  return std::nullopt;
+}
+
+std::string threadbind::getSupportedChipList() {
+  std::string list;
+  llvm::raw_string_ostream os(list);
+  llvm::interleaveComma(kChips, os,
+                        [&](const ChipInfo &chip) { os << chip.name; });
+  return list;
+}
+
+//===----------------------------------------------------------------------===//
+// Stages
+//===----------------------------------------------------------------------===//
 
 void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
@@ -31,21 +77,64 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+void threadbind::buildMapStage(OpPassManager &pm,
+                               const MapLoopsToThreadsPassOptions &options) {
+  pm.addPass(createMapLoopsToThreadsPass(options));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
                                        const MapToGPUPipelineOptions &options) {
   buildNormalizePipeline(pm);
-  MapLoopsToThreadsPassOptions mapOptions;
-  mapOptions.threadsPerBlock = options.threadsPerBlock;
-  mapOptions.blockShape.assign(options.blockShape.begin(),
-                               options.blockShape.end());
-  mapOptions.dimOrder.assign(options.dimOrder.begin(),
-                             options.dimOrder.end());
-  mapOptions.gridPolicy = options.gridPolicy;
-  mapOptions.maxBlocks = options.maxBlocks;
-  mapOptions.emitRemarks = options.remarks;
-  pm.addPass(createMapLoopsToThreadsPass(mapOptions));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  buildMapStage(pm, options.toPassOptions());
+}
+
+void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
+                                   unsigned optLevel) {
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createMergeGPUModulesPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = chip.name.str();
+  target.features = chip.getFeatures();
+  target.optLevel = optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+}
+
+void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  // Index stays 64-bit on the device: grid-stride loops over more than 2^31
+  // iterations must not wrap.
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpuPm.addPass(createCanonicalizerPass());
+  gpuPm.addPass(createCSEPass());
+  gpuPm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format) {
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = format.str();
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+LogicalResult threadbind::buildToPTXPipeline(
+    OpPassManager &pm, const ToPTXPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::optional<ChipInfo> chip = lookupChip(options.chip);
+  if (!chip)
+    return errorHandler("unsupported chip '" + options.chip +
+                        "'; supported: " + getSupportedChipList());
+  if (options.optLevel > 3)
+    return errorHandler("opt-level must be 0 to 3");
+  buildNormalizePipeline(pm);
+  buildMapStage(pm, options.toPassOptions());
+  buildOutlineStage(pm, *chip, options.optLevel);
+  buildDeviceLoweringStage(pm);
+  buildSerializeStage(pm, "isa");
+  return success();
 }
 
 void threadbind::registerPipelines() {
@@ -57,4 +146,19 @@ void threadbind::registerPipelines() {
       "threadbind-map-to-gpu",
       "Normalise and bind every outermost parallel loop to a gpu.launch",
       buildMapToGPUPipeline);
+  // Registered by hand rather than through PassPipelineRegistration so an
+  // unsupported chip is an error, not an abort.
+  registerPassPipeline(
+      "threadbind-to-ptx",
+      "Normalise, bind, outline and lower to PTX (one gpu.binary)",
+      [](OpPassManager &pm, StringRef optionsString,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        ToPTXPipelineOptions options;
+        if (failed(options.parseFromString(optionsString)))
+          return failure();
+        return buildToPTXPipeline(pm, options, errorHandler);
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(ToPTXPipelineOptions());
+      });
 }

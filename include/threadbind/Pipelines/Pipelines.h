@@ -12,9 +12,11 @@
 #ifndef THREADBIND_PIPELINES_PIPELINES_H
 #define THREADBIND_PIPELINES_PIPELINES_H
 
-#include "threadbind/Transforms/MapLoopsToThreads.h"
+#include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
+
+#include <optional>
 
 namespace mlir {
 class OpPassManager;
@@ -22,20 +24,22 @@ class OpPassManager;
 
 namespace mlir::threadbind {
 
-/// Options of the `threadbind-map-to-gpu` pipeline; they mirror
+/// The options of every pipeline that binds loops; they mirror
 /// threadbind-map-loops-to-threads.
-struct MapToGPUPipelineOptions
-    : public PassPipelineOptions<MapToGPUPipelineOptions> {
-  PassOptions::Option<int64_t> threadsPerBlock{
+template <typename Derived>
+struct MapPipelineOptions : public PassPipelineOptions<Derived> {
+  using Base = PassPipelineOptions<Derived>;
+
+  typename Base::template Option<int64_t> threadsPerBlock{
       *this, "threads-per-block",
       llvm::cl::desc("Threads per block (see threadbind-map-loops-to-threads)"),
       llvm::cl::init(256)};
-  PassOptions::ListOption<int64_t> blockShape{
+  typename Base::template ListOption<int64_t> blockShape{
       *this, "block-shape", llvm::cl::desc("Explicit block shape x,y,z")};
-  PassOptions::ListOption<int64_t> dimOrder{
+  typename Base::template ListOption<int64_t> dimOrder{
       *this, "dim-order",
       llvm::cl::desc("Loop dimensions to bind to x, y, z in that order")};
-  PassOptions::Option<GridPolicy> gridPolicy{
+  typename Base::template Option<GridPolicy> gridPolicy{
       *this, "grid-policy", llvm::cl::desc("How the grid covers the loop"),
       llvm::cl::init(GridPolicy::GridStride),
       llvm::cl::values(
@@ -43,27 +47,97 @@ struct MapToGPUPipelineOptions
                      "occupancy-sized grid, every thread loops"),
           clEnumValN(GridPolicy::Cover, "cover",
                      "ceil-div grid, one guarded iteration per thread"))};
-  PassOptions::Option<int64_t> maxBlocks{
+  typename Base::template Option<int64_t> maxBlocks{
       *this, "max-blocks",
       llvm::cl::desc("Static cap on a grid-stride grid; 0 asks the host"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> remarks{
+  typename Base::template Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Emit a remark per loop stating the binding and why"),
       llvm::cl::init(false)};
+
+  /// The same choices as threadbind-map-loops-to-threads takes them.
+  MapLoopsToThreadsPassOptions toPassOptions() const {
+    MapLoopsToThreadsPassOptions options;
+    options.threadsPerBlock = threadsPerBlock;
+    options.blockShape.assign(blockShape.begin(), blockShape.end());
+    options.dimOrder.assign(dimOrder.begin(), dimOrder.end());
+    options.gridPolicy = gridPolicy;
+    options.maxBlocks = maxBlocks;
+    options.emitRemarks = remarks;
+    return options;
+  }
 };
+
+/// Options of `threadbind-map-to-gpu`.
+struct MapToGPUPipelineOptions : MapPipelineOptions<MapToGPUPipelineOptions> {
+};
+
+/// Options of `threadbind-to-ptx`: the mapping options plus the target.
+struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target chip, e.g. sm_80 or sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimisation level (0-3)"),
+                            llvm::cl::init(3)};
+};
+
+/// A chip ThreadBind compiles for and the PTX ISA version it is given: the
+/// lowest that supports the chip, so the PTX loads on the oldest driver that
+/// can run it.
+struct ChipInfo {
+  llvm::StringLiteral name;
+  /// PTX ISA version times ten (7.8 is 78).
+  unsigned ptxVersion;
+
+  /// The NVPTX feature string that selects the PTX version, e.g. "+ptx78".
+  std::string getFeatures() const;
+  /// "7.8" for 78.
+  std::string getPtxVersionString() const;
+};
+
+/// Every chip CUDA 13's ptxas and LLVM 22's NVPTX backend both accept.
+ArrayRef<ChipInfo> getSupportedChips();
+/// The chip called `name`, if supported.
+std::optional<ChipInfo> lookupChip(StringRef name);
+/// "sm_75, sm_80, ..." for error messages.
+std::string getSupportedChipList();
 
 /// Brings every supported input form to scf.parallel over memrefs: linalg
 /// on memrefs, scf.forall and affine.parallel become scf.parallel, and
 /// perfectly nested parallel loops are merged into one.
 void buildNormalizePipeline(OpPassManager &pm);
 
-/// Normalises, binds every outermost parallel loop to a gpu.launch and
-/// cleans up.
+/// Binds every outermost parallel loop to a gpu.launch and cleans up.
+void buildMapStage(OpPassManager &pm,
+                   const MapLoopsToThreadsPassOptions &options);
+
+/// `threadbind-map-to-gpu`: normalise, then the map stage.
 void buildMapToGPUPipeline(OpPassManager &pm,
                            const MapToGPUPipelineOptions &options);
 
-/// Registers `threadbind-normalize` and `threadbind-map-to-gpu`.
+/// Outlines every gpu.launch into one gpu.module and attaches the NVVM
+/// target for `chip`.
+void buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
+                       unsigned optLevel);
+
+/// Lowers control flow everywhere and the gpu.module to the NVVM and LLVM
+/// dialects.
+void buildDeviceLoweringStage(OpPassManager &pm);
+
+/// Serialises every gpu.module to a gpu.binary in `format` ("isa" for PTX,
+/// "llvm" for LLVM bitcode).
+void buildSerializeStage(OpPassManager &pm, StringRef format);
+
+/// `threadbind-to-ptx`: normalise, map, outline, lower and serialise to PTX.
+/// Fails, through `errorHandler`, on an unsupported chip.
+LogicalResult
+buildToPTXPipeline(OpPassManager &pm, const ToPTXPipelineOptions &options,
+                   function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Registers `threadbind-normalize`, `threadbind-map-to-gpu` and
+/// `threadbind-to-ptx`.
 void registerPipelines();
 
 } // namespace mlir::threadbind

@@ -95,4 +95,33 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
   ];
 }
 
+def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
+  let summary = "Merge every gpu.module into one, so a program is one PTX";
+  let description = [{
+    Kernel outlining puts each kernel in a `gpu.module` of its own. This pass
+    moves every kernel and device function into a single `gpu.module` named
+    `module-name` and points every `gpu.launch_func` at it, so the program
+    compiles to one PTX file and one cubin, loaded once. A lone module is
+    renamed, so the kernels of every program live in a module of a
+    predictable name.
+
+    Outlining names every kernel of a host function after that function,
+    so symbols can clash once merged: a clashing symbol is renamed (to its
+    old module's name, which is unique, when free) and its uses follow.
+    Modules that already carry targets are merged only if all carry the
+    same ones; otherwise the pass fails and leaves the IR as it was.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+  let options = [
+    Option<"moduleName", "module-name", "std::string",
+           "\"threadbind_kernels\"", "Name of the merged gpu.module">
+  ];
+  let statistics = [
+    Statistic<"numModulesMerged", "modules-merged",
+              "Number of gpu.module ops folded into the merged one">,
+    Statistic<"numSymbolsRenamed", "symbols-renamed",
+              "Number of clashing symbols renamed while merging">
+  ];
+}
+
 #endif // THREADBIND_TRANSFORMS_PASSES

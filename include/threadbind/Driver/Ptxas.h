@@ -1,0 +1,50 @@
+//===- Ptxas.h - Run ptxas and read its resource report ---------*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// threadbind-compile turns PTX into a cubin with the CUDA toolkit's ptxas and
+// keeps what `ptxas -v` reports per kernel (registers, spills, shared
+// memory), which the manifest and the runner show.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_DRIVER_PTXAS_H
+#define THREADBIND_DRIVER_PTXAS_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace mlir::threadbind {
+
+/// What ptxas reports for one kernel.
+struct PtxasKernelInfo {
+  std::string name;
+  unsigned registers = 0;
+  unsigned stackBytes = 0;
+  unsigned spillStoreBytes = 0;
+  unsigned spillLoadBytes = 0;
+  unsigned sharedBytes = 0;
+  unsigned barriers = 0;
+};
+
+/// Finds ptxas: in `cudaPath`/bin if given, else $CUDA_PATH/bin, then
+/// /usr/local/cuda/bin, then PATH. The error names every place looked in.
+llvm::Expected<std::string> findPtxas(StringRef cudaPath);
+
+/// Parses the output of `ptxas -v` into one entry per kernel, in order.
+SmallVector<PtxasKernelInfo> parsePtxasReport(StringRef report);
+
+/// Assembles `ptxFile` for `chip` into `cubinFile` with `ptxas -v -O3` and
+/// returns the per-kernel report. The error carries ptxas's own messages.
+llvm::Expected<SmallVector<PtxasKernelInfo>>
+runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
+         StringRef cubinFile);
+
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_DRIVER_PTXAS_H

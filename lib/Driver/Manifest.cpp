@@ -1,0 +1,248 @@
+//===- Manifest.cpp - What a user needs to launch the kernels -------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Driver/Manifest.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+/// Expressions deeper than this are abbreviated; a grid computation is a
+/// handful of ops.
+static constexpr unsigned kMaxDescribeDepth = 24;
+
+static std::string describe(Value value, unsigned depth) {
+  if (depth > kMaxDescribeDepth)
+    return "...";
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return llvm::formatv("arg{0}", arg.getArgNumber());
+    return "<block argument>";
+  }
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::to_string(constant.getSExtValue());
+  Operation *op = value.getDefiningOp();
+  auto sub = [&](unsigned i) { return describe(op->getOperand(i), depth + 1); };
+  auto call = [&](StringRef name) {
+    return llvm::formatv("{0}({1}, {2})", name, sub(0), sub(1)).str();
+  };
+  auto infix = [&](StringRef symbol) {
+    return llvm::formatv("({0} {1} {2})", sub(0), symbol, sub(1)).str();
+  };
+  if (auto dim = dyn_cast<memref::DimOp>(op)) {
+    std::optional<int64_t> index = dim.getConstantIndex();
+    return llvm::formatv("dim({0}, {1})", describe(dim.getSource(), depth + 1),
+                         index ? std::to_string(*index)
+                               : describe(dim.getIndex(), depth + 1));
+  }
+  if (auto callOp = dyn_cast<func::CallOp>(op)) {
+    std::string args;
+    llvm::raw_string_ostream os(args);
+    llvm::interleaveComma(callOp.getOperands(), os, [&](Value v) {
+      os << describe(v, depth + 1);
+    });
+    return llvm::formatv("{0}({1})", callOp.getCallee(), args);
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op))
+    return sub(0);
+  if (isa<arith::AddIOp>(op))
+    return infix("+");
+  if (isa<arith::SubIOp>(op))
+    return infix("-");
+  if (isa<arith::MulIOp>(op))
+    return infix("*");
+  if (isa<arith::DivUIOp, arith::DivSIOp>(op))
+    return infix("/");
+  if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+    return infix("%");
+  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
+    return call("ceildiv");
+  if (isa<arith::MinUIOp, arith::MinSIOp>(op))
+    return call("min");
+  if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
+    return call("max");
+  return ("<" + op->getName().getStringRef() + ">").str();
+}
+
+std::string threadbind::describeHostValue(Value value) {
+  return describe(value, 0);
+}
+
+/// The PTX parameter type NVPTX gives a scalar of `type`.
+static std::string ptxTypeOf(Type type) {
+  if (isa<IndexType>(type))
+    return "u64";
+  if (type.isF64())
+    return "f64";
+  if (type.isF32())
+    return "f32";
+  if (type.isF16() || type.isBF16())
+    return "b16";
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned width = integer.getWidth();
+    if (width > 32)
+      return "u64";
+    if (width > 16)
+      return "u32";
+    if (width > 8)
+      return "u16";
+    return "u8";
+  }
+  return "unknown";
+}
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+SmallVector<std::string> threadbind::collectGridPolicies(ModuleOp module) {
+  SmallVector<std::string> policies;
+  module.walk([&](gpu::LaunchOp launch) {
+    auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
+    policies.push_back(policy ? policy.getValue().str() : "");
+  });
+  return policies;
+}
+
+std::vector<KernelManifest>
+threadbind::collectKernelManifests(ModuleOp module,
+                                   ArrayRef<std::string> gridPolicies) {
+  std::vector<KernelManifest> kernels;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    KernelManifest k;
+    if (auto host = launch->getParentOfType<FunctionOpInterface>())
+      k.hostFunction = host.getName().str();
+    k.module = launch.getKernelModuleName().str();
+    k.name = launch.getKernelName().str();
+
+    for (unsigned i = 0, e = launch.getNumKernelOperands(); i < e; ++i) {
+      Value operand = launch.getKernelOperand(i);
+      std::string source = describeHostValue(operand);
+      std::string mlirType = typeString(operand.getType());
+      auto add = [&](StringRef ptxType, StringRef field,
+                     std::optional<unsigned> dim) {
+        k.params.push_back(
+            {ptxType.str(), i, field.str(), dim, mlirType, source});
+      };
+      if (auto memref = dyn_cast<MemRefType>(operand.getType())) {
+        // The MLIR memref descriptor, expanded into scalars by the NVVM
+        // lowering: two pointers, an offset, then sizes and strides.
+        add("u64", "allocated_ptr", std::nullopt);
+        add("u64", "aligned_ptr", std::nullopt);
+        add("u64", "offset", std::nullopt);
+        for (unsigned d = 0; d < memref.getRank(); ++d)
+          add("u64", "size", d);
+        for (unsigned d = 0; d < memref.getRank(); ++d)
+          add("u64", "stride", d);
+        continue;
+      }
+      add(ptxTypeOf(operand.getType()), "", std::nullopt);
+    }
+
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    k.grid[0] = describeHostValue(grid.x);
+    k.grid[1] = describeHostValue(grid.y);
+    k.grid[2] = describeHostValue(grid.z);
+    k.block[0] = describeHostValue(block.x);
+    k.block[1] = describeHostValue(block.y);
+    k.block[2] = describeHostValue(block.z);
+    Value smem = launch.getDynamicSharedMemorySize();
+    k.dynamicSharedMemory = smem ? describeHostValue(smem) : "0";
+    kernels.push_back(std::move(k));
+  });
+  if (gridPolicies.size() == kernels.size())
+    for (auto [kernel, policy] : llvm::zip_equal(kernels, gridPolicies))
+      kernel.gridPolicy = policy;
+  return kernels;
+}
+
+/// A number when the expression is one, otherwise the expression.
+static llvm::json::Value jsonExpr(StringRef expr) {
+  int64_t number;
+  if (!expr.getAsInteger(10, number))
+    return number;
+  return expr.str();
+}
+
+void threadbind::writeManifest(llvm::raw_ostream &os,
+                               ArrayRef<KernelManifest> kernels,
+                               StringRef input, StringRef chip,
+                               StringRef ptxVersion) {
+  llvm::json::OStream j(os, /*IndentSize=*/2);
+  j.object([&] {
+    j.attribute("threadbind_manifest_version", 1);
+    j.attribute("input", input);
+    j.attribute("chip", chip);
+    j.attribute("ptx_version", ptxVersion);
+    j.attributeArray("kernels", [&] {
+      for (const KernelManifest &k : kernels) {
+        j.object([&] {
+          j.attribute("name", k.name);
+          j.attribute("module", k.module);
+          j.attribute("host_function", k.hostFunction);
+          j.attributeArray("block", [&] {
+            for (const std::string &e : k.block)
+              j.value(jsonExpr(e));
+          });
+          j.attributeArray("grid", [&] {
+            for (const std::string &e : k.grid)
+              j.value(jsonExpr(e));
+          });
+          if (!k.gridPolicy.empty())
+            j.attribute("grid_policy", k.gridPolicy);
+          j.attribute("dynamic_shared_memory",
+                      jsonExpr(k.dynamicSharedMemory));
+          j.attributeArray("params", [&] {
+            for (auto [index, p] : llvm::enumerate(k.params)) {
+              j.object([&] {
+                j.attribute("index", static_cast<int64_t>(index));
+                j.attribute("ptx_type", p.ptxType);
+                j.attribute("operand", static_cast<int64_t>(p.operand));
+                if (!p.field.empty())
+                  j.attribute("field", p.field);
+                if (p.dim)
+                  j.attribute("dim", static_cast<int64_t>(*p.dim));
+                j.attribute("mlir_type", p.mlirType);
+                j.attribute("source", p.source);
+              });
+            }
+          });
+          if (k.resources) {
+            const PtxasKernelInfo &r = *k.resources;
+            j.attributeObject("resources", [&] {
+              j.attribute("registers", static_cast<int64_t>(r.registers));
+              j.attribute("spill_store_bytes",
+                          static_cast<int64_t>(r.spillStoreBytes));
+              j.attribute("spill_load_bytes",
+                          static_cast<int64_t>(r.spillLoadBytes));
+              j.attribute("stack_bytes", static_cast<int64_t>(r.stackBytes));
+              j.attribute("shared_bytes",
+                          static_cast<int64_t>(r.sharedBytes));
+              j.attribute("barriers", static_cast<int64_t>(r.barriers));
+            });
+          }
+        });
+      }
+    });
+  });
+  os << "\n";
+}

@@ -1,0 +1,113 @@
+//===- Ptxas.cpp - Run ptxas and read its resource report -----------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Driver/Ptxas.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+llvm::Expected<std::string> threadbind::findPtxas(StringRef cudaPath) {
+  SmallVector<std::string> tried;
+  auto tryDir = [&](StringRef dir) -> std::optional<std::string> {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    tried.push_back(std::string(path));
+    if (llvm::sys::fs::can_execute(path))
+      return std::string(path);
+    return std::nullopt;
+  };
+  if (!cudaPath.empty()) {
+    // An explicit toolkit is the only place looked in: a user who names one
+    // must not silently get another.
+    if (std::optional<std::string> found = tryDir(cudaPath))
+      return *found;
+  } else {
+    if (const char *env = std::getenv("CUDA_PATH"))
+      if (std::optional<std::string> found = tryDir(env))
+        return *found;
+    if (std::optional<std::string> found = tryDir("/usr/local/cuda"))
+      return *found;
+    if (llvm::ErrorOr<std::string> found =
+            llvm::sys::findProgramByName("ptxas"))
+      return *found;
+    tried.push_back("ptxas on PATH");
+  }
+  return llvm::createStringError(
+      "ptxas not found (looked for " + llvm::join(tried, ", ") +
+      "); install the CUDA toolkit or pass --cuda-path");
+}
+
+SmallVector<PtxasKernelInfo> threadbind::parsePtxasReport(StringRef report) {
+  SmallVector<PtxasKernelInfo> kernels;
+  llvm::Regex properties("Function properties for ([A-Za-z0-9_$.]+)");
+  llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                    "stores, ([0-9]+) bytes spill loads");
+  llvm::Regex used("Used ([0-9]+) registers");
+  llvm::Regex barriers("used ([0-9]+) barriers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  SmallVector<StringRef> lines;
+  report.split(lines, '\n');
+  SmallVector<StringRef, 4> m;
+  for (StringRef line : lines) {
+    if (properties.match(line, &m)) {
+      kernels.emplace_back();
+      kernels.back().name = m[1].str();
+      continue;
+    }
+    if (kernels.empty())
+      continue;
+    PtxasKernelInfo &k = kernels.back();
+    if (frame.match(line, &m)) {
+      m[1].getAsInteger(10, k.stackBytes);
+      m[2].getAsInteger(10, k.spillStoreBytes);
+      m[3].getAsInteger(10, k.spillLoadBytes);
+    }
+    if (used.match(line, &m))
+      m[1].getAsInteger(10, k.registers);
+    if (barriers.match(line, &m))
+      m[1].getAsInteger(10, k.barriers);
+    if (smem.match(line, &m))
+      m[1].getAsInteger(10, k.sharedBytes);
+  }
+  return kernels;
+}
+
+llvm::Expected<SmallVector<PtxasKernelInfo>>
+threadbind::runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
+                     StringRef cubinFile) {
+  SmallString<128> logFile;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("threadbind-ptxas", "log",
+                                             logFile))
+    return llvm::createStringError(ec, "cannot create a temporary file");
+  llvm::FileRemover removeLog(logFile);
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas,    "-v",      "-O3",    arch.c_str(),
+                                 ptxFile, "-o",      cubinFile};
+  std::optional<StringRef> redirects[] = {std::nullopt, logFile, logFile};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
+                                         redirects, /*SecondsToWait=*/0,
+                                         /*MemoryLimit=*/0, &message);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
+      llvm::MemoryBuffer::getFile(logFile);
+  StringRef output = log ? (*log)->getBuffer() : StringRef();
+  if (status != 0)
+    return llvm::createStringError(
+        "ptxas failed" + (message.empty() ? "" : ": " + message) +
+        (output.empty() ? "" : "\n" + output.rtrim().str()));
+  return parsePtxasReport(output);
+}

@@ -1,0 +1,41 @@
+// Every shipped example and every kernel shape the mapping tests bind (1-D
+// to 5-D, nests, each input form, each grid policy) compiles to PTX that
+// CUDA's ptxas assembles for sm_80 and sm_90.
+// REQUIRES: ptxas
+// RUN: rm -rf %t && mkdir -p %t
+
+// RUN: threadbind-compile %S/../../examples/vector-add.mlir --chip sm_80 -o %t/vector-add.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/vector-add.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/../../examples/vector-add.mlir --chip sm_90 -o %t/vector-add.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/vector-add.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/../../examples/matrix-add.mlir --chip sm_80 -o %t/matrix-add.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/matrix-add.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/../../examples/matrix-add.mlir --chip sm_90 -o %t/matrix-add.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/matrix-add.sm90.ptx -o %t/a.o
+
+// RUN: threadbind-compile %S/MapLoops/map-1d.mlir --chip sm_80 -o %t/map-1d.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/map-1d.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/map-1d.mlir --chip sm_90 --grid-policy=cover -o %t/map-1d.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/map-1d.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/map-2d.mlir --chip sm_80 --block-shape=33,3 -o %t/map-2d.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/map-2d.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/map-2d.mlir --chip sm_90 -o %t/map-2d.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/map-2d.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/map-nd.mlir --chip sm_80 -o %t/map-nd.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/map-nd.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/map-nd.mlir --chip sm_90 --grid-policy=cover -o %t/map-nd.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/map-nd.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/nested.mlir --chip sm_80 -o %t/nested.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/nested.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/nested.mlir --chip sm_90 -o %t/nested.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/nested.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/input-forms.mlir --chip sm_80 -o %t/input-forms.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/input-forms.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/MapLoops/input-forms.mlir --chip sm_90 -o %t/input-forms.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/input-forms.sm90.ptx -o %t/a.o
+
+// Each PTX holds one entry per mapped loop.
+// RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
+// RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
+// ND: 3
+// NESTED: 4

@@ -1,0 +1,1 @@
+func.func @broken(%a: memref<4xf32> {

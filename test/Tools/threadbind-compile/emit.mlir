@@ -1,0 +1,28 @@
+// Every emit kind of threadbind-compile on a module with two host functions
+// and three kernels.
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit mlir -o - | FileCheck %s --check-prefix=MLIR
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit llvm -o - | FileCheck %s --check-prefix=LLVM
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx -o %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=PTX90 < %t.sm90.ptx
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx --chip sm_80 -o %t.sm80.ptx
+// RUN: FileCheck %s --check-prefix=PTX80 < %t.sm80.ptx
+
+// MLIR-LABEL: func.func @axpy
+// MLIR: gpu.launch
+// MLIR-LABEL: func.func @two_loops
+// MLIR: gpu.launch
+// MLIR: gpu.launch
+// MLIR-NOT: gpu.module
+
+// LLVM: target triple = "nvptx64-nvidia-cuda"
+// LLVM-DAG: define ptx_kernel void @axpy_kernel(
+// LLVM-DAG: define ptx_kernel void @two_loops_kernel(
+// LLVM-DAG: define ptx_kernel void @two_loops_kernel_0(
+
+// PTX90: .version 7.8
+// PTX90: .target sm_90
+// PTX90-DAG: .entry axpy_kernel(
+// PTX90-DAG: .entry two_loops_kernel(
+// PTX90-DAG: .entry two_loops_kernel_0(
+// PTX80: .version 7.0
+// PTX80: .target sm_80

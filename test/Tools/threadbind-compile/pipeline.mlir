@@ -1,0 +1,19 @@
+// --print-pipeline shows the exact passes run; --timing reports MLIR's pass
+// timing; options reach the mapping pass.
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --print-pipeline --threads-per-block=128 --grid-policy=cover -o /dev/null 2>&1 | FileCheck %s
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit mlir --remarks --block-shape=64,4 -o - 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// CHECK: builtin.module(func.func(convert-linalg-to-parallel-loops,
+// CHECK-SAME: threadbind-map-loops-to-threads{{.*}}grid-policy=cover{{.*}}threads-per-block=128
+// CHECK: gpu-kernel-outlining
+// CHECK-SAME: threadbind-merge-gpu-modules
+// CHECK-SAME: nvvm-attach-target{{.*}}chip=sm_90{{.*}}features=+ptx78
+// CHECK: convert-gpu-to-nvvm{{.*}}index-bitwidth=64
+// CHECK: gpu-module-to-binary{{.*}}format=isa
+
+// TIMING: Total Execution Time
+// TIMING: Normalise and map
+// TIMING: Lower and serialise
+
+// REMARK: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x {{.*}}; block 64x4x1

@@ -1,0 +1,18 @@
+// The PTX assembles with CUDA's ptxas for sm_80 and sm_90, and --emit cubin
+// writes an ELF cubin and puts ptxas's resource report in the manifest.
+// REQUIRES: ptxas
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --chip sm_90 -o %t.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.o
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --chip sm_80 -o %t.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.o
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit cubin -o %t.cubin --manifest %t.json
+// RUN: od -A n -t x1 -N 4 %t.cubin | FileCheck %s --check-prefix=ELF
+// RUN: FileCheck %s --check-prefix=RESOURCES < %t.json
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit cubin --chip sm_80 -o %t.sm80.cubin
+// RUN: od -A n -t x1 -N 4 %t.sm80.cubin | FileCheck %s --check-prefix=ELF
+
+// ELF: 7f 45 4c 46
+// RESOURCES: "name": "axpy_kernel"
+// RESOURCES: "resources": {
+// RESOURCES-NEXT: "registers": {{[1-9][0-9]*}},
+// RESOURCES-NEXT: "spill_store_bytes": 0,

@@ -1,0 +1,335 @@
+//===- threadbind-compile.cpp - ThreadBind compiler driver ----------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles an MLIR file with parallel loops to bound MLIR, device LLVM IR,
+// PTX or a cubin in one process, with a JSON manifest that says how to
+// launch every kernel:
+//
+//   threadbind-compile in.mlir -o out.ptx --chip sm_90 --emit ptx
+//
+// The stages are the builders that make up the `threadbind-to-ptx`
+// pipeline, run one after another so the manifest can be read off the IR
+// between outlining and lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Driver/Manifest.h"
+#include "threadbind/Driver/Ptxas.h"
+#include "threadbind/InitAllPasses.h"
+#include "threadbind/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+namespace cl = llvm::cl;
+
+namespace {
+enum class EmitKind { MLIR, LLVM, PTX, Cubin, Bundle };
+
+cl::OptionCategory category("threadbind-compile options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
+                                   cl::init("-"), cl::cat(category));
+cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
+                                    cl::value_desc("file"), cl::init("-"),
+                                    cl::cat(category));
+cl::opt<EmitKind> emitKind(
+    "emit", cl::desc("What to produce"), cl::init(EmitKind::PTX),
+    cl::values(clEnumValN(EmitKind::MLIR, "mlir",
+                          "the bound MLIR (gpu.launch form)"),
+               clEnumValN(EmitKind::LLVM, "llvm", "device LLVM IR"),
+               clEnumValN(EmitKind::PTX, "ptx", "PTX assembly"),
+               clEnumValN(EmitKind::Cubin, "cubin", "a cubin, via ptxas"),
+               clEnumValN(EmitKind::Bundle, "bundle",
+                          "a host shared library with the kernels")),
+    cl::cat(category));
+cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
+                              cl::init("sm_90"), cl::cat(category));
+cl::opt<unsigned> optLevel("opt-level",
+                           cl::desc("LLVM optimisation level for the device"),
+                           cl::init(3), cl::cat(category));
+cl::opt<std::string>
+    manifestFilename("manifest",
+                     cl::desc("Where to write the JSON launch manifest "
+                              "(default: next to -o, as <stem>.manifest.json)"),
+                     cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> cudaPath("cuda-path",
+                              cl::desc("CUDA toolkit holding bin/ptxas"),
+                              cl::value_desc("dir"), cl::cat(category));
+cl::opt<bool> printPipeline("print-pipeline",
+                            cl::desc("Print the pass pipeline to stderr"),
+                            cl::cat(category));
+cl::opt<bool> timing("timing", cl::desc("Report MLIR pass timing on stderr"),
+                     cl::cat(category));
+
+// The mapping options, passed to threadbind-map-loops-to-threads as is.
+cl::opt<int64_t> threadsPerBlock("threads-per-block",
+                                 cl::desc("Threads per block"), cl::init(256),
+                                 cl::cat(category));
+cl::list<int64_t> blockShape("block-shape",
+                             cl::desc("Explicit block shape x,y,z"),
+                             cl::CommaSeparated, cl::cat(category));
+cl::list<int64_t> dimOrder("dim-order",
+                           cl::desc("Loop dimensions for x, y, z"),
+                           cl::CommaSeparated, cl::cat(category));
+cl::opt<GridPolicy> gridPolicy(
+    "grid-policy", cl::desc("How the grid covers the loop"),
+    cl::init(GridPolicy::GridStride),
+    cl::values(clEnumValN(GridPolicy::GridStride, "grid-stride",
+                          "occupancy-sized grid, every thread loops"),
+               clEnumValN(GridPolicy::Cover, "cover",
+                          "ceil-div grid, one guarded iteration per thread")),
+    cl::cat(category));
+cl::opt<int64_t> maxBlocks("max-blocks",
+                           cl::desc("Static cap on a grid-stride grid"),
+                           cl::init(0), cl::cat(category));
+cl::opt<bool> remarks("remarks",
+                      cl::desc("Report how each loop was bound and why"),
+                      cl::cat(category));
+} // namespace
+
+/// Reports `message` as the tool's error and returns the exit code.
+static int fail(const Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "threadbind-compile") << message << "\n";
+  return 1;
+}
+
+static MapLoopsToThreadsPassOptions mapOptionsFromFlags() {
+  MapLoopsToThreadsPassOptions options;
+  options.threadsPerBlock = threadsPerBlock;
+  options.blockShape.assign(blockShape.begin(), blockShape.end());
+  options.dimOrder.assign(dimOrder.begin(), dimOrder.end());
+  options.gridPolicy = gridPolicy;
+  options.maxBlocks = maxBlocks;
+  options.emitRemarks = remarks;
+  return options;
+}
+
+/// The manifest goes where --manifest says, else next to a file output.
+static std::string manifestPath() {
+  if (!manifestFilename.empty())
+    return manifestFilename;
+  if (outputFilename == "-")
+    return "";
+  SmallString<256> path(outputFilename);
+  llvm::sys::path::replace_extension(path, "manifest.json");
+  return std::string(path);
+}
+
+/// The serialised objects of every gpu.binary, in module order.
+static SmallVector<std::string> collectObjects(ModuleOp module) {
+  SmallVector<std::string> objects;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjectsAttr())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        objects.push_back(object.getObject().getValue().str());
+  });
+  return objects;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  // --mlir-disable-threading and friends, read by the MLIRContext below.
+  registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "ThreadBind compiler driver: parallel loops to bound MLIR, device LLVM "
+      "IR, PTX or cubin\n");
+
+  std::optional<ChipInfo> chip = lookupChip(chipName);
+  if (!chip)
+    return fail("unsupported chip '" + chipName +
+                "'; supported: " + getSupportedChipList());
+  if (optLevel > 3)
+    return fail("--opt-level must be 0 to 3");
+  if (emitKind == EmitKind::Bundle)
+    return fail("--emit bundle needs the ThreadBind runtime library, which "
+                "this build does not have yet");
+  std::string ptxasPath;
+  if (emitKind == EmitKind::Cubin) {
+    // Found before any work, so a missing toolkit fails fast.
+    llvm::Expected<std::string> found = findPtxas(cudaPath);
+    if (!found)
+      return fail(llvm::toString(found.takeError()));
+    ptxasPath = *found;
+  }
+
+  // Outputs are opened first, so an unwritable path fails before compiling;
+  // they are kept only once everything succeeded.
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputFilename, &errorMessage);
+  if (!output)
+    return fail(errorMessage);
+  std::string manifestFile =
+      emitKind == EmitKind::MLIR ? std::string() : manifestPath();
+  std::unique_ptr<llvm::ToolOutputFile> manifest;
+  if (!manifestFile.empty()) {
+    manifest = openOutputFile(manifestFile, &errorMessage);
+    if (!manifest)
+      return fail(errorMessage);
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registerDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  DefaultTimingManager timingManager;
+  timingManager.setEnabled(timing);
+  TimingScope rootTiming = timingManager.getRootScope();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
+  if (!input)
+    return fail(errorMessage);
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope parseTiming = rootTiming.nest("Parse");
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return 1;
+
+  // The stages, in order; together they are threadbind-to-ptx (or its
+  // prefix for --emit mlir, or with LLVM bitcode for --emit llvm).
+  MapLoopsToThreadsPassOptions mapOptions = mapOptionsFromFlags();
+  auto mapPm = PassManager::on<ModuleOp>(&context);
+  buildNormalizePipeline(mapPm);
+  buildMapStage(mapPm, mapOptions);
+  auto outlinePm = PassManager::on<ModuleOp>(&context);
+  buildOutlineStage(outlinePm, *chip, optLevel);
+  auto lowerPm = PassManager::on<ModuleOp>(&context);
+  buildDeviceLoweringStage(lowerPm);
+  buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa");
+  SmallVector<PassManager *> stages = {&mapPm};
+  if (emitKind != EmitKind::MLIR)
+    stages.append({&outlinePm, &lowerPm});
+
+  if (printPipeline) {
+    llvm::interleave(
+        stages, llvm::errs(),
+        [](PassManager *pm) { pm->printAsTextualPipeline(llvm::errs()); },
+        ",\n");
+    llvm::errs() << "\n";
+  }
+
+  auto runStage = [&](PassManager &pm, StringRef name) {
+    TimingScope stageTiming = rootTiming.nest(name);
+    if (timing)
+      pm.enableTiming(stageTiming);
+    return pm.run(*module);
+  };
+
+  if (failed(runStage(mapPm, "Normalise and map")))
+    return 1;
+  bool mapped = false;
+  module->walk([&](gpu::LaunchOp) {
+    mapped = true;
+    return WalkResult::interrupt();
+  });
+  if (!mapped) {
+    emitError(module->getLoc())
+        << "nothing to map: no scf.parallel, scf.forall, affine.parallel or "
+           "linalg op on memrefs outside a gpu.launch";
+    return 1;
+  }
+  if (emitKind == EmitKind::MLIR) {
+    module->print(output->os());
+    output->keep();
+    return 0;
+  }
+
+  SmallVector<std::string> gridPolicies = collectGridPolicies(*module);
+  if (failed(runStage(outlinePm, "Outline")))
+    return 1;
+  std::vector<KernelManifest> kernels =
+      collectKernelManifests(*module, gridPolicies);
+  if (failed(runStage(lowerPm, "Lower and serialise")))
+    return 1;
+  SmallVector<std::string> objects = collectObjects(*module);
+  if (objects.size() != 1)
+    return fail("expected one serialised gpu.module, found " +
+                Twine(objects.size()));
+
+  TimingScope emitTiming = rootTiming.nest("Emit");
+  if (emitKind == EmitKind::LLVM) {
+    llvm::LLVMContext llvmContext;
+    llvm::Expected<std::unique_ptr<llvm::Module>> device =
+        llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(objects.front(), "device"), llvmContext);
+    if (!device)
+      return fail("cannot read the device bitcode: " +
+                  llvm::toString(device.takeError()));
+    (*device)->print(output->os(), nullptr);
+  } else if (emitKind == EmitKind::PTX) {
+    output->os() << objects.front();
+  } else {
+    SmallString<128> ptxFile, cubinFile;
+    if (llvm::sys::fs::createTemporaryFile("threadbind", "ptx", ptxFile) ||
+        llvm::sys::fs::createTemporaryFile("threadbind", "cubin", cubinFile))
+      return fail("cannot create temporary files");
+    llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile);
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream ptx(ptxFile, ec);
+      if (ec)
+        return fail("cannot write " + ptxFile + ": " + ec.message());
+      ptx << objects.front();
+    }
+    llvm::Expected<SmallVector<PtxasKernelInfo>> report =
+        runPtxas(ptxasPath, ptxFile, chip->name, cubinFile);
+    if (!report)
+      return fail(llvm::toString(report.takeError()));
+    for (KernelManifest &kernel : kernels)
+      for (const PtxasKernelInfo &info : *report)
+        if (info.name == kernel.name)
+          kernel.resources = info;
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
+        llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);
+    if (!cubin)
+      return fail("cannot read the cubin ptxas wrote");
+    output->os() << (*cubin)->getBuffer();
+  }
+
+  if (manifest) {
+    writeManifest(manifest->os(), kernels, inputFilename, chip->name,
+                  chip->getPtxVersionString());
+    manifest->keep();
+  }
+  output->keep();
+  return 0;
+}

@@ -203,7 +203,6 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   registerDialects(registry);
   MLIRContext context(registry);
-  context.loadAllAvailableDialects();
 
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);

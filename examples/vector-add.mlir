@@ -1,6 +1,8 @@
 // c = a + b over a dynamically sized vector: the "hello world" of mapping
 // a parallel loop onto blocks and threads. @main fills the inputs and prints
 // the result so the CPU emulation can be compared with the original.
+// Run on a GPU (scripts/demo.sh reads these lines):
+// threadbind-run: --entry vector_add --size 1000003
 
 func.func @vector_add(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
   %c0 = arith.constant 0 : index

@@ -21,7 +21,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.threadbind_tools_dir, append_path=True)
 
 tool_dirs = [config.threadbind_tools_dir, config.llvm_tools_dir]
-tools = ["threadbind-opt", "threadbind-compile", "mlir-opt"]
+tools = ["threadbind-opt", "threadbind-compile", "threadbind-run", "mlir-opt"]
 
 if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")):
     config.available_features.add("mlir-runner")
@@ -34,10 +34,21 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%python", config.python_executable))
-config.excludes.append("check-manifest.py")
+config.excludes += ["check-manifest.py", "expect-exit.py"]
+
+# A machine with an NVIDIA GPU and its driver: tests that assume there is
+# none are skipped there.
+if os.path.exists("/dev/nvidiactl") or shutil.which("nvidia-smi"):
+    config.available_features.add("cuda-device")
 
 shlib = config.llvm_shlib_ext
 config.substitutions.append(("%shlibext", shlib))
+config.substitutions.append(
+    ("%threadbind_runtime",
+     os.path.join(config.threadbind_lib_dir, "libThreadBindRuntime" + shlib)))
+config.substitutions.append(
+    ("%threadbind_runner",
+     os.path.join(config.threadbind_tools_dir, "threadbind-run")))
 config.substitutions.append(
     ("%threadbind_plugin",
      os.path.join(config.threadbind_lib_dir, "ThreadBindPlugin" + shlib)))

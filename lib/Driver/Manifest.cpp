@@ -183,10 +183,28 @@ static llvm::json::Value jsonExpr(StringRef expr) {
   return expr.str();
 }
 
+static StringRef elementTypeName(int code) {
+  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
+                                      "i16", "i32", "i64", "index"};
+  return code >= 0 && code < 9 ? names[code] : "unknown";
+}
+
+static StringRef accessName(int access) {
+  switch (access) {
+  case 1:
+    return "read";
+  case 2:
+    return "write";
+  default:
+    return "read-write";
+  }
+}
+
 void threadbind::writeManifest(llvm::raw_ostream &os,
                                ArrayRef<KernelManifest> kernels,
                                StringRef input, StringRef chip,
-                               StringRef ptxVersion) {
+                               StringRef ptxVersion,
+                               ArrayRef<BundleEntry> entries) {
   llvm::json::OStream j(os, /*IndentSize=*/2);
   j.object([&] {
     j.attribute("threadbind_manifest_version", 1);
@@ -240,6 +258,34 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
               j.attribute("barriers", static_cast<int64_t>(r.barriers));
             });
           }
+        });
+      }
+    });
+    if (entries.empty())
+      return;
+    j.attributeArray("entries", [&] {
+      for (const BundleEntry &entry : entries) {
+        j.object([&] {
+          j.attribute("name", entry.name);
+          j.attribute("gpu_symbol", "threadbind_entry_" + entry.name);
+          j.attribute("reference_symbol",
+                      "threadbind_entry_" + getReferenceName(entry.name));
+          j.attributeArray("arguments", [&] {
+            for (const BundleArgument &a : entry.arguments) {
+              j.object([&] {
+                j.attribute("kind", a.isMemRef ? "memref" : "scalar");
+                j.attribute("type", a.mlirType);
+                j.attribute("element_type", elementTypeName(a.elementType));
+                if (a.isMemRef) {
+                  j.attributeArray("shape", [&] {
+                    for (int64_t size : a.shape)
+                      j.value(size);
+                  });
+                  j.attribute("access", accessName(a.access));
+                }
+              });
+            }
+          });
         });
       }
     });

@@ -84,6 +84,18 @@ void threadbind::buildMapStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void threadbind::buildUpstreamMapStage(OpPassManager &pm,
+                                       ArrayRef<int64_t> tileSizes) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  if (!tileSizes.empty())
+    funcPm.addPass(
+        createParallelLoopTilingPass(tileSizes, /*noMinMaxBounds=*/true));
+  funcPm.addPass(createGpuMapParallelLoopsPass());
+  funcPm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
                                        const MapToGPUPipelineOptions &options) {
   buildNormalizePipeline(pm);
@@ -102,6 +114,8 @@ void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
 }
 
 void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
+  // Kernels may hold affine index arithmetic (upstream's mapping emits it).
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   // Index stays 64-bit on the device: grid-stride loops over more than 2^31

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/InitAllPasses.h"
@@ -32,9 +33,11 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -51,6 +54,7 @@ namespace cl = llvm::cl;
 
 namespace {
 enum class EmitKind { MLIR, LLVM, PTX, Cubin, Bundle };
+enum class Mapper { ThreadBind, Upstream, UpstreamTiled };
 
 cl::OptionCategory category("threadbind-compile options");
 
@@ -109,6 +113,23 @@ cl::opt<GridPolicy> gridPolicy(
 cl::opt<int64_t> maxBlocks("max-blocks",
                            cl::desc("Static cap on a grid-stride grid"),
                            cl::init(0), cl::cat(category));
+cl::opt<Mapper> mapper(
+    "mapper", cl::desc("Which mapping binds the loops (upstream ones are for "
+                       "comparison)"),
+    cl::init(Mapper::ThreadBind),
+    cl::values(
+        clEnumValN(Mapper::ThreadBind, "threadbind",
+                   "threadbind-map-loops-to-threads"),
+        clEnumValN(Mapper::Upstream, "upstream",
+                   "gpu-map-parallel-loops + convert-parallel-loops-to-gpu"),
+        clEnumValN(Mapper::UpstreamTiled, "upstream-tiled",
+                   "scf-parallel-loop-tiling by --upstream-tile (no min/max "
+                   "bounds), then the upstream mapping")),
+    cl::cat(category));
+cl::list<int64_t> upstreamTile("upstream-tile",
+                               cl::desc("Tile sizes for --mapper="
+                                        "upstream-tiled (default 256)"),
+                               cl::CommaSeparated, cl::cat(category));
 cl::opt<bool> remarks("remarks",
                       cl::desc("Report how each loop was bound and why"),
                       cl::cat(category));
@@ -153,6 +174,103 @@ static SmallVector<std::string> collectObjects(ModuleOp module) {
   return objects;
 }
 
+/// Assembles `ptx` with ptxas into a cubin, recording each kernel's
+/// resources in `kernels`.
+static llvm::Expected<std::string>
+assemble(StringRef ptxas, StringRef ptx, StringRef chip,
+         std::vector<KernelManifest> &kernels) {
+  SmallString<128> ptxFile, cubinFile;
+  if (llvm::sys::fs::createTemporaryFile("threadbind", "ptx", ptxFile) ||
+      llvm::sys::fs::createTemporaryFile("threadbind", "cubin", cubinFile))
+    return llvm::createStringError("cannot create temporary files");
+  llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile);
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(ptxFile, ec);
+    if (ec)
+      return llvm::createStringError(ec, "cannot write " + ptxFile);
+    os << ptx;
+  }
+  llvm::Expected<SmallVector<PtxasKernelInfo>> report =
+      runPtxas(ptxas, ptxFile, chip, cubinFile);
+  if (!report)
+    return report.takeError();
+  for (KernelManifest &kernel : kernels)
+    for (const PtxasKernelInfo &info : *report)
+      if (info.name == kernel.name)
+        kernel.resources = info;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
+      llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);
+  if (!cubin)
+    return llvm::createStringError("cannot read the cubin ptxas wrote");
+  return (*cubin)->getBuffer().str();
+}
+
+/// Lowers the host side of `module`, links it with the CPU `reference`,
+/// compiles both for the host and links them with the entry table and the
+/// runtime library into the shared library written to `os`.
+static LogicalResult buildBundle(MLIRContext &context, ModuleOp module,
+                                 ModuleOp reference,
+                                 ArrayRef<BundleEntry> entries,
+                                 llvm::raw_ostream &os) {
+  auto hostPm = PassManager::on<ModuleOp>(&context);
+  buildHostLoweringStage(hostPm);
+  if (failed(hostPm.run(module)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> host =
+      translateModuleToLLVMIR(module, llvmContext, "threadbind_bundle");
+  std::unique_ptr<llvm::Module> cpu =
+      translateModuleToLLVMIR(reference, llvmContext, "threadbind_reference");
+  if (!host || !cpu)
+    return failure();
+  if (llvm::Linker::linkModules(*host, std::move(cpu)))
+    return emitError(module.getLoc(), "cannot link the CPU reference with "
+                                      "the host code");
+  if (llvm::Error error = addPackedEntryPoints(*host, entries))
+    return emitError(module.getLoc(), llvm::toString(std::move(error)));
+
+  SmallString<128> objectFile, tableFile, libraryFile;
+  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",
+                                         objectFile) ||
+      llvm::sys::fs::createTemporaryFile("threadbind-entries", "c",
+                                         tableFile) ||
+      llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
+                                         libraryFile))
+    return emitError(module.getLoc(), "cannot create temporary files");
+  llvm::FileRemover removeObject(objectFile), removeTable(tableFile),
+      removeLibrary(libraryFile);
+  if (llvm::Error error = emitHostObject(*host, objectFile))
+    return emitError(module.getLoc(), llvm::toString(std::move(error)));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream table(tableFile, ec);
+    if (ec)
+      return emitError(module.getLoc(), "cannot write " + tableFile);
+    writeEntryTable(table, entries, inputFilename);
+  }
+
+  // The runtime and the bundle ABI header sit beside this tool's bin/.
+  std::string self = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&buildBundle));
+  SmallString<256> prefix(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  SmallString<256> includeDir(prefix), libDir(prefix);
+  llvm::sys::path::append(includeDir, "include");
+  llvm::sys::path::append(libDir, "lib");
+  if (llvm::Error error =
+          linkBundle({std::string(objectFile), std::string(tableFile)},
+                     includeDir, libDir, libraryFile))
+    return emitError(module.getLoc(), llvm::toString(std::move(error)));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
+      llvm::MemoryBuffer::getFile(libraryFile, /*IsText=*/false);
+  if (!library)
+    return emitError(module.getLoc(), "cannot read the linked bundle");
+  os << (*library)->getBuffer();
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // --mlir-disable-threading and friends, read by the MLIRContext below.
@@ -169,9 +287,6 @@ int main(int argc, char **argv) {
                 "'; supported: " + getSupportedChipList());
   if (optLevel > 3)
     return fail("--opt-level must be 0 to 3");
-  if (emitKind == EmitKind::Bundle)
-    return fail("--emit bundle needs the ThreadBind runtime library, which "
-                "this build does not have yet");
   std::string ptxasPath;
   if (emitKind == EmitKind::Cubin) {
     // Found before any work, so a missing toolkit fails fast.
@@ -179,6 +294,16 @@ int main(int argc, char **argv) {
     if (!found)
       return fail(llvm::toString(found.takeError()));
     ptxasPath = *found;
+  } else if (emitKind == EmitKind::Bundle) {
+    // A bundle embeds a cubin when ptxas is there, else PTX that the driver
+    // compiles when the bundle first launches.
+    llvm::Expected<std::string> found = findPtxas(cudaPath);
+    if (found)
+      ptxasPath = *found;
+    else
+      llvm::WithColor::warning(llvm::errs(), "threadbind-compile")
+          << llvm::toString(found.takeError())
+          << "; the bundle carries PTX for the driver to compile\n";
   }
 
   // Outputs are opened first, so an unwritable path fails before compiling;
@@ -223,12 +348,41 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
+  // A bundle also carries every entry as written, compiled for the CPU.
+  std::vector<BundleEntry> entries;
+  OwningOpRef<ModuleOp> reference;
+  if (emitKind == EmitKind::Bundle) {
+    FailureOr<std::vector<BundleEntry>> found = collectBundleEntries(*module);
+    if (failed(found))
+      return 1;
+    entries = std::move(*found);
+    reference = module->clone();
+    prepareReferenceModule(*reference, entries);
+    auto cpuPm = PassManager::on<ModuleOp>(&context);
+    buildCPULoweringPipeline(cpuPm);
+    TimingScope referenceTiming = rootTiming.nest("CPU reference");
+    if (timing)
+      cpuPm.enableTiming(referenceTiming);
+    if (failed(cpuPm.run(*reference)))
+      return 1;
+    prepareDeviceModule(*module, entries);
+  }
+
   // The stages, in order; together they are threadbind-to-ptx (or its
   // prefix for --emit mlir, or with LLVM bitcode for --emit llvm).
   MapLoopsToThreadsPassOptions mapOptions = mapOptionsFromFlags();
   auto mapPm = PassManager::on<ModuleOp>(&context);
   buildNormalizePipeline(mapPm);
-  buildMapStage(mapPm, mapOptions);
+  if (mapper == Mapper::ThreadBind) {
+    buildMapStage(mapPm, mapOptions);
+  } else {
+    SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
+    if (mapper == Mapper::UpstreamTiled && tiles.empty())
+      tiles.push_back(256);
+    buildUpstreamMapStage(mapPm,
+                          mapper == Mapper::UpstreamTiled ? tiles
+                                                          : ArrayRef<int64_t>());
+  }
   auto outlinePm = PassManager::on<ModuleOp>(&context);
   buildOutlineStage(outlinePm, *chip, optLevel);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
@@ -277,6 +431,9 @@ int main(int argc, char **argv) {
     return 1;
   std::vector<KernelManifest> kernels =
       collectKernelManifests(*module, gridPolicies);
+  if (emitKind == EmitKind::Bundle &&
+      failed(verifyHostCodeLeavesDataAlone(*module)))
+    return 1;
   if (failed(runStage(lowerPm, "Lower and serialise")))
     return 1;
   SmallVector<std::string> objects = collectObjects(*module);
@@ -297,36 +454,28 @@ int main(int argc, char **argv) {
   } else if (emitKind == EmitKind::PTX) {
     output->os() << objects.front();
   } else {
-    SmallString<128> ptxFile, cubinFile;
-    if (llvm::sys::fs::createTemporaryFile("threadbind", "ptx", ptxFile) ||
-        llvm::sys::fs::createTemporaryFile("threadbind", "cubin", cubinFile))
-      return fail("cannot create temporary files");
-    llvm::FileRemover removePtx(ptxFile), removeCubin(cubinFile);
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream ptx(ptxFile, ec);
-      if (ec)
-        return fail("cannot write " + ptxFile + ": " + ec.message());
-      ptx << objects.front();
+    std::string cubin;
+    if (!ptxasPath.empty()) {
+      llvm::Expected<std::string> assembled =
+          assemble(ptxasPath, objects.front(), chip->name, kernels);
+      if (!assembled)
+        return fail(llvm::toString(assembled.takeError()));
+      cubin = std::move(*assembled);
     }
-    llvm::Expected<SmallVector<PtxasKernelInfo>> report =
-        runPtxas(ptxasPath, ptxFile, chip->name, cubinFile);
-    if (!report)
-      return fail(llvm::toString(report.takeError()));
-    for (KernelManifest &kernel : kernels)
-      for (const PtxasKernelInfo &info : *report)
-        if (info.name == kernel.name)
-          kernel.resources = info;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> cubin =
-        llvm::MemoryBuffer::getFile(cubinFile, /*IsText=*/false);
-    if (!cubin)
-      return fail("cannot read the cubin ptxas wrote");
-    output->os() << (*cubin)->getBuffer();
+    if (emitKind == EmitKind::Cubin) {
+      output->os() << cubin;
+    } else {
+      if (!cubin.empty())
+        replaceWithCubin(*module, cubin);
+      if (failed(buildBundle(context, *module, *reference, entries,
+                             output->os())))
+        return 1;
+    }
   }
 
   if (manifest) {
     writeManifest(manifest->os(), kernels, inputFilename, chip->name,
-                  chip->getPtxVersionString());
+                  chip->getPtxVersionString(), entries);
     manifest->keep();
   }
   output->keep();

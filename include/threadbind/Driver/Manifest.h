@@ -15,6 +15,7 @@
 #ifndef THREADBIND_DRIVER_MANIFEST_H
 #define THREADBIND_DRIVER_MANIFEST_H
 
+#include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Ptxas.h"
 
 #include "mlir/IR/Value.h"
@@ -86,9 +87,10 @@ SmallVector<std::string> collectGridPolicies(ModuleOp module);
 std::vector<KernelManifest>
 collectKernelManifests(ModuleOp module, ArrayRef<std::string> gridPolicies);
 
-/// Writes the manifest as JSON.
+/// Writes the manifest as JSON, with the bundle's entries when given.
 void writeManifest(llvm::raw_ostream &os, ArrayRef<KernelManifest> kernels,
-                   StringRef input, StringRef chip, StringRef ptxVersion);
+                   StringRef input, StringRef chip, StringRef ptxVersion,
+                   ArrayRef<BundleEntry> entries = {});
 
 } // namespace mlir::threadbind
 

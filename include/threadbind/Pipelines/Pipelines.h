@@ -113,6 +113,11 @@ void buildNormalizePipeline(OpPassManager &pm);
 void buildMapStage(OpPassManager &pm,
                    const MapLoopsToThreadsPassOptions &options);
 
+/// Upstream MLIR's mapping, for comparison: `gpu-map-parallel-loops` then
+/// `convert-parallel-loops-to-gpu`, after `scf-parallel-loop-tiling` with
+/// `tileSizes` (and `no-min-max-bounds`) when any are given.
+void buildUpstreamMapStage(OpPassManager &pm, ArrayRef<int64_t> tileSizes);
+
 /// `threadbind-map-to-gpu`: normalise, then the map stage.
 void buildMapToGPUPipeline(OpPassManager &pm,
                            const MapToGPUPipelineOptions &options);

@@ -35,5 +35,7 @@
 // RUN: not ls %t/shape.ptx
 // SHAPE: block-shape has 2048 threads, more than 1024
 
-// RUN: not threadbind-compile %S/Inputs/kernels.mlir --emit bundle -o %t/b.so 2>&1 | FileCheck %s --check-prefix=BUNDLE
-// BUNDLE: error: --emit bundle needs the ThreadBind runtime library
+// A bundle of a module whose only function is the CPU harness.
+// RUN: not threadbind-compile %S/Inputs/only-main.mlir --emit bundle -o %t/b.so 2>&1 | FileCheck %s --check-prefix=BUNDLE
+// RUN: not ls %t/b.so
+// BUNDLE: error: nothing to bundle: no public function with a body other than main

@@ -1,0 +1,80 @@
+/*===- Bundle.h - What a ThreadBind host bundle exports ------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the ThreadBind project.                                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * `threadbind-compile --emit bundle` makes a shared library that exports,
+ * for every function F of the input:
+ *   - threadbind_entry_F(void **args): F bound to the GPU, its kernels
+ *     embedded; memref arguments must point to device memory;
+ *   - threadbind_entry_F_reference(void **args): F as written, compiled
+ *     for the CPU; memref arguments point to host memory;
+ * and threadbind_bundle_entries(), the table below describing them. In
+ * both calls args[i] points to argument i: for a memref, to its descriptor
+ * (ThreadBindMemRef with `rank` sizes and strides); for a scalar, to its
+ * value.
+ */
+
+#ifndef THREADBIND_RUNTIME_BUNDLE_H
+#define THREADBIND_RUNTIME_BUNDLE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum ThreadBindElementType {
+  THREADBIND_F16 = 0,
+  THREADBIND_BF16 = 1,
+  THREADBIND_F32 = 2,
+  THREADBIND_F64 = 3,
+  THREADBIND_I8 = 4,
+  THREADBIND_I16 = 5,
+  THREADBIND_I32 = 6,
+  THREADBIND_I64 = 7,
+  THREADBIND_INDEX = 8 /* 64-bit */
+};
+
+/* Which way a memref argument's data moves, from the function's loads and
+ * stores: what bandwidth figures count. */
+enum ThreadBindAccess {
+  THREADBIND_READ = 1,
+  THREADBIND_WRITE = 2,
+  THREADBIND_READ_WRITE = 3
+};
+
+typedef struct ThreadBindArgument {
+  int32_t isMemRef;
+  int32_t elementType; /* ThreadBindElementType */
+  int32_t rank;        /* memrefs */
+  int32_t access;      /* memrefs: ThreadBindAccess */
+  /* memrefs: `rank` static sizes, -1 where dynamic */
+  const int64_t *shape;
+} ThreadBindArgument;
+
+typedef struct ThreadBindEntry {
+  const char *name;
+  void (*gpu)(void **args);
+  void (*reference)(void **args);
+  int32_t numArguments;
+  const ThreadBindArgument *arguments;
+} ThreadBindEntry;
+
+/* The descriptor of a ranked memref: sizes then strides follow `offset`. */
+typedef struct ThreadBindMemRef {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[];
+} ThreadBindMemRef;
+
+/* Returns the entries and their count. */
+const ThreadBindEntry *threadbind_bundle_entries(int32_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* THREADBIND_RUNTIME_BUNDLE_H */

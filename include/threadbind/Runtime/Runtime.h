@@ -1,0 +1,102 @@
+/*===- Runtime.h - ThreadBind runtime library, C API ---------------*- C -*-===*\
+|*                                                                            *|
+|* Part of the ThreadBind project.                                            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * What the runner, the Python package and user programs call in
+ * libThreadBindRuntime.so. The library also provides the mgpu* functions
+ * that host code lowered by MLIR's gpu-to-llvm calls, and the grid-size
+ * query threadbind_max_resident_blocks of grid-stride launches.
+ *
+ * It talks to the CUDA driver only, loaded with dlopen on first use, so it
+ * and every bundle load on a machine without a GPU (where each call reports
+ * "no CUDA device") and need nothing but the driver on one with a GPU.
+ * Every failing driver call is reported with the call's name; the first
+ * failure stays readable through threadbind_last_error().
+ */
+
+#ifndef THREADBIND_RUNTIME_RUNTIME_H
+#define THREADBIND_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Results of threadbind_init. */
+enum {
+  THREADBIND_OK = 0,
+  THREADBIND_NO_DRIVER = 1, /* libcuda.so.1 could not be loaded */
+  THREADBIND_NO_DEVICE = 2, /* the driver reports no usable device */
+  THREADBIND_ERROR = 3      /* a driver call failed */
+};
+
+/* Loads the driver and makes the primary context of device
+ * $THREADBIND_DEVICE (default 0) current. Idempotent; returns one of the
+ * codes above. */
+int threadbind_init(void);
+
+/* The first error since the last threadbind_clear_error, or "" if none. */
+const char *threadbind_last_error(void);
+void threadbind_clear_error(void);
+
+/* The device: name, compute capability, SM count and memory bus facts. */
+typedef struct ThreadBindDeviceInfo {
+  char name[256];
+  int ccMajor, ccMinor;
+  int multiprocessors;
+  int maxThreadsPerMultiprocessor;
+  int maxBlocksPerMultiprocessor;
+  int l2CacheBytes;
+} ThreadBindDeviceInfo;
+int threadbind_device_info(ThreadBindDeviceInfo *info);
+
+/* Device memory. Return 0 on success. */
+int threadbind_malloc(void **devicePtr, size_t bytes);
+int threadbind_free(void *devicePtr);
+int threadbind_copy_to_device(void *devicePtr, const void *hostPtr,
+                              size_t bytes);
+int threadbind_copy_to_host(void *hostPtr, const void *devicePtr,
+                            size_t bytes);
+int threadbind_synchronize(void);
+
+/* Grid sizing for grid-stride kernels: the blocks of `threadsPerBlock`
+ * threads that fit on the device at once (blocks per SM from the
+ * occupancy calculator for `function` when given, else from the SM's
+ * thread and block limits, times the SM count), capped by `workBlocks`
+ * when that is positive. At least 1. */
+int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
+                               int64_t workBlocks);
+
+/* The query grid-stride launches make before launching. */
+int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock);
+
+/* Every kernel launch is recorded, with the kernel's resources. */
+typedef struct ThreadBindLaunchRecord {
+  char kernel[128];
+  int64_t grid[3];
+  int64_t block[3];
+  int32_t dynamicSharedBytes;
+  int32_t registers;       /* per thread */
+  int32_t localBytes;      /* per thread: spills and stack */
+  int32_t staticSharedBytes;
+  int32_t activeBlocksPerMultiprocessor;
+  double occupancy;        /* resident threads / max threads per SM */
+  double milliseconds;     /* with timing on; -1 otherwise */
+} ThreadBindLaunchRecord;
+
+void threadbind_set_launch_timing(int enabled);
+int64_t threadbind_launch_count(void);
+/* Fills `record` for launch `index` (waiting for its timing events if
+ * needed). Returns 0 on success. */
+int threadbind_launch_record(int64_t index, ThreadBindLaunchRecord *record);
+void threadbind_clear_launches(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* THREADBIND_RUNTIME_RUNTIME_H */

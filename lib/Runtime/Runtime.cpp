@@ -1,0 +1,745 @@
+//===- Runtime.cpp - ThreadBind runtime on the CUDA driver API ------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA driver is opened with dlopen on first use rather than linked, so
+// bundles load (and run their CPU reference) on machines without a GPU. No
+// LLVM or MLIR header or library is used here: this file ships to GPU
+// machines that have nothing but the driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Runtime/Runtime.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The slice of the CUDA driver API we use, with the values cuda.h gives them.
+//===----------------------------------------------------------------------===//
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+using CUcontext = CUctx_st *;
+using CUmodule = CUmod_st *;
+using CUfunction = CUfunc_st *;
+using CUstream = CUstream_st *;
+using CUevent = CUevent_st *;
+
+constexpr CUresult kSuccess = 0;
+constexpr int kAttrMultiprocessorCount = 16;
+constexpr int kAttrL2CacheSize = 38;
+constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
+constexpr int kAttrComputeCapabilityMajor = 75;
+constexpr int kAttrComputeCapabilityMinor = 76;
+constexpr int kAttrMaxBlocksPerMultiprocessor = 106;
+constexpr int kFuncAttrSharedSizeBytes = 1;
+constexpr int kFuncAttrLocalSizeBytes = 3;
+constexpr int kFuncAttrNumRegs = 4;
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferSizeBytes = 6;
+constexpr int kJitOptimizationLevel = 7;
+constexpr unsigned kMemAttachGlobal = 1;
+constexpr unsigned kEventDefault = 0;
+
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                                 void **);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CUstream,
+                             void **, void **);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventSynchronize)(CUevent);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*cuEventDestroy)(CUevent);
+  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
+  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
+  CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
+  CUresult (*cuMemHostUnregister)(void *);
+  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
+                                                          int, size_t);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+  CUresult (*cuGetErrorString)(CUresult, const char **);
+};
+
+/// A module as the lowered host code sees it: its image is kept, and loaded
+/// into the context on first use, so loading a bundle needs no GPU.
+struct Module {
+  const void *image = nullptr;
+  bool isPtx = false;
+  int optLevel = 3;
+  CUmodule handle = nullptr;
+  bool loadFailed = false;
+};
+
+struct FunctionInfo {
+  std::string name;
+  int registers = -1, localBytes = -1, staticSharedBytes = -1;
+};
+
+struct Launch {
+  ThreadBindLaunchRecord record;
+  CUfunction function = nullptr;
+  CUevent start = nullptr, stop = nullptr;
+};
+
+struct State {
+  std::mutex mutex;
+  bool initialised = false;
+  int initResult = THREADBIND_ERROR;
+  void *library = nullptr;
+  Driver cu{};
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  ThreadBindDeviceInfo info{};
+  std::string firstError;
+  std::vector<CUstream> freeStreams;
+  std::unordered_map<CUfunction, FunctionInfo> functions;
+  std::vector<Launch> launches;
+  bool timing = false;
+  int defaultDevice = -1;
+};
+
+State &state() {
+  static State *s = new State(); // never destroyed: module unloads run late
+  return *s;
+}
+
+void recordError(bool print, const char *format, va_list args) {
+  char buffer[2048];
+  vsnprintf(buffer, sizeof(buffer), format, args);
+  if (print)
+    std::fprintf(stderr, "threadbind-runtime: %s\n", buffer);
+  State &s = state();
+  if (s.firstError.empty())
+    s.firstError = buffer;
+}
+
+/// Records and prints a failure: host code lowered by MLIR has no way to
+/// see a return code, so stderr is where its user learns of it.
+void reportError(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordError(true, format, args);
+  va_end(args);
+}
+
+/// Records without printing: threadbind_init's caller gets a result code
+/// and decides what to say (a missing GPU is expected on many machines).
+void noteUnavailable(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  recordError(false, format, args);
+  va_end(args);
+}
+
+/// Checks a driver result, reporting failures with the call's name.
+bool check(CUresult result, const char *call) {
+  if (result == kSuccess)
+    return true;
+  const char *name = "unknown error", *text = "";
+  Driver &cu = state().cu;
+  if (cu.cuGetErrorName)
+    cu.cuGetErrorName(result, &name);
+  if (cu.cuGetErrorString)
+    cu.cuGetErrorString(result, &text);
+  reportError("%s failed: %s (%d): %s", call, name, result, text);
+  return false;
+}
+
+#define CU_CHECK(call) check(state().cu.call, #call)
+
+template <typename Fn>
+bool resolve(void *library, Fn &fn, const char *name,
+             const char *fallback = nullptr) {
+  void *symbol = dlsym(library, name);
+  if (!symbol && fallback)
+    symbol = dlsym(library, fallback);
+  fn = reinterpret_cast<Fn>(symbol);
+  if (!symbol)
+    reportError("the CUDA driver has no %s", name);
+  return symbol != nullptr;
+}
+
+int initLocked() {
+  State &s = state();
+  if (s.initialised)
+    return s.initResult;
+  s.initialised = true;
+  s.library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!s.library) {
+    noteUnavailable("cannot load libcuda.so.1 (%s)", dlerror());
+    return s.initResult = THREADBIND_NO_DRIVER;
+  }
+  Driver &cu = s.cu;
+  void *l = s.library;
+  bool ok = resolve(l, cu.cuGetErrorName, "cuGetErrorName") &
+            resolve(l, cu.cuGetErrorString, "cuGetErrorString") &
+            resolve(l, cu.cuInit, "cuInit") &
+            resolve(l, cu.cuDeviceGetCount, "cuDeviceGetCount") &
+            resolve(l, cu.cuDeviceGet, "cuDeviceGet") &
+            resolve(l, cu.cuDeviceGetName, "cuDeviceGetName") &
+            resolve(l, cu.cuDeviceGetAttribute, "cuDeviceGetAttribute") &
+            resolve(l, cu.cuDevicePrimaryCtxRetain,
+                    "cuDevicePrimaryCtxRetain") &
+            resolve(l, cu.cuCtxSetCurrent, "cuCtxSetCurrent") &
+            resolve(l, cu.cuCtxSynchronize, "cuCtxSynchronize") &
+            resolve(l, cu.cuModuleLoadDataEx, "cuModuleLoadDataEx") &
+            resolve(l, cu.cuModuleUnload, "cuModuleUnload") &
+            resolve(l, cu.cuModuleGetFunction, "cuModuleGetFunction") &
+            resolve(l, cu.cuLaunchKernel, "cuLaunchKernel") &
+            resolve(l, cu.cuStreamCreate, "cuStreamCreate") &
+            resolve(l, cu.cuStreamSynchronize, "cuStreamSynchronize") &
+            resolve(l, cu.cuStreamDestroy, "cuStreamDestroy_v2",
+                    "cuStreamDestroy") &
+            resolve(l, cu.cuStreamWaitEvent, "cuStreamWaitEvent") &
+            resolve(l, cu.cuEventCreate, "cuEventCreate") &
+            resolve(l, cu.cuEventRecord, "cuEventRecord") &
+            resolve(l, cu.cuEventSynchronize, "cuEventSynchronize") &
+            resolve(l, cu.cuEventElapsedTime, "cuEventElapsedTime_v2",
+                    "cuEventElapsedTime") &
+            resolve(l, cu.cuEventDestroy, "cuEventDestroy_v2",
+                    "cuEventDestroy") &
+            resolve(l, cu.cuMemAlloc, "cuMemAlloc_v2") &
+            resolve(l, cu.cuMemAllocManaged, "cuMemAllocManaged") &
+            resolve(l, cu.cuMemFree, "cuMemFree_v2") &
+            resolve(l, cu.cuMemcpyAsync, "cuMemcpyAsync") &
+            resolve(l, cu.cuMemcpyHtoD, "cuMemcpyHtoD_v2") &
+            resolve(l, cu.cuMemcpyDtoH, "cuMemcpyDtoH_v2") &
+            resolve(l, cu.cuMemsetD32Async, "cuMemsetD32Async") &
+            resolve(l, cu.cuMemsetD16Async, "cuMemsetD16Async") &
+            resolve(l, cu.cuMemHostRegister, "cuMemHostRegister_v2") &
+            resolve(l, cu.cuMemHostUnregister, "cuMemHostUnregister") &
+            resolve(l, cu.cuFuncGetAttribute, "cuFuncGetAttribute") &
+            resolve(l, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor,
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!ok)
+    return s.initResult = THREADBIND_ERROR;
+
+  CUresult initResult = cu.cuInit(0);
+  int count = 0;
+  if (initResult != kSuccess || cu.cuDeviceGetCount(&count) != kSuccess ||
+      count == 0) {
+    const char *name = "no device";
+    if (initResult != kSuccess)
+      cu.cuGetErrorName(initResult, &name);
+    noteUnavailable("cuInit/cuDeviceGetCount report %s", name);
+    return s.initResult = THREADBIND_NO_DEVICE;
+  }
+  int ordinal = s.defaultDevice;
+  if (ordinal < 0) {
+    const char *env = std::getenv("THREADBIND_DEVICE");
+    ordinal = env ? std::atoi(env) : 0;
+  }
+  if (ordinal < 0 || ordinal >= count) {
+    reportError("THREADBIND_DEVICE=%d but there are %d devices", ordinal,
+                count);
+    return s.initResult = THREADBIND_NO_DEVICE;
+  }
+  if (!CU_CHECK(cuDeviceGet(&s.device, ordinal)) ||
+      !CU_CHECK(cuDevicePrimaryCtxRetain(&s.context, s.device)) ||
+      !CU_CHECK(cuCtxSetCurrent(s.context)))
+    return s.initResult = THREADBIND_ERROR;
+
+  ThreadBindDeviceInfo &info = s.info;
+  CU_CHECK(cuDeviceGetName(info.name, sizeof(info.name), s.device));
+  auto attribute = [&](int attr, int &out, const char *what) {
+    if (!check(cu.cuDeviceGetAttribute(&out, attr, s.device), what))
+      out = 0;
+  };
+  attribute(kAttrComputeCapabilityMajor, info.ccMajor,
+            "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
+  attribute(kAttrComputeCapabilityMinor, info.ccMinor,
+            "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)");
+  attribute(kAttrMultiprocessorCount, info.multiprocessors,
+            "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  attribute(kAttrMaxThreadsPerMultiprocessor,
+            info.maxThreadsPerMultiprocessor,
+            "cuDeviceGetAttribute(MAX_THREADS_PER_MULTIPROCESSOR)");
+  attribute(kAttrMaxBlocksPerMultiprocessor, info.maxBlocksPerMultiprocessor,
+            "cuDeviceGetAttribute(MAX_BLOCKS_PER_MULTIPROCESSOR)");
+  attribute(kAttrL2CacheSize, info.l2CacheBytes,
+            "cuDeviceGetAttribute(L2_CACHE_SIZE)");
+  return s.initResult = THREADBIND_OK;
+}
+
+bool ready() {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return initLocked() == THREADBIND_OK;
+}
+
+/// Loads `module` into the context if it is not loaded yet.
+bool loadModule(Module &module) {
+  if (module.handle)
+    return true;
+  if (module.loadFailed || !ready())
+    return false;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (module.handle)
+    return true;
+  char log[8192] = {0};
+  int options[3] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes,
+                    kJitOptimizationLevel};
+  void *values[3] = {log, reinterpret_cast<void *>(sizeof(log)),
+                     reinterpret_cast<void *>(
+                         static_cast<intptr_t>(module.optLevel))};
+  unsigned numOptions = module.isPtx ? 3 : 2;
+  if (!check(s.cu.cuModuleLoadDataEx(&module.handle, module.image, numOptions,
+                                     options, values),
+             module.isPtx ? "cuModuleLoadDataEx (JIT-compiling PTX)"
+                          : "cuModuleLoadDataEx")) {
+    if (log[0])
+      reportError("driver log: %s", log);
+    module.loadFailed = true;
+    return false;
+  }
+  return true;
+}
+
+FunctionInfo &functionInfo(CUfunction function) {
+  State &s = state();
+  FunctionInfo &info = s.functions[function];
+  if (info.registers < 0) {
+    check(s.cu.cuFuncGetAttribute(&info.registers, kFuncAttrNumRegs, function),
+          "cuFuncGetAttribute(NUM_REGS)");
+    check(s.cu.cuFuncGetAttribute(&info.localBytes, kFuncAttrLocalSizeBytes,
+                                  function),
+          "cuFuncGetAttribute(LOCAL_SIZE_BYTES)");
+    check(s.cu.cuFuncGetAttribute(&info.staticSharedBytes,
+                                  kFuncAttrSharedSizeBytes, function),
+          "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  }
+  return info;
+}
+
+int64_t blocksPerMultiprocessor(CUfunction function, int64_t threads,
+                                size_t dynamicShared) {
+  State &s = state();
+  if (function) {
+    int blocks = 0;
+    if (check(s.cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                  &blocks, function, static_cast<int>(threads),
+                  dynamicShared),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+      return blocks;
+  }
+  int64_t byThreads = threads > 0
+                          ? s.info.maxThreadsPerMultiprocessor / threads
+                          : 0;
+  int64_t limit = s.info.maxBlocksPerMultiprocessor > 0
+                      ? s.info.maxBlocksPerMultiprocessor
+                      : byThreads;
+  return std::min(byThreads, limit);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+int threadbind_init(void) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  return initLocked();
+}
+
+const char *threadbind_last_error(void) {
+  return state().firstError.c_str();
+}
+
+void threadbind_clear_error(void) { state().firstError.clear(); }
+
+int threadbind_device_info(ThreadBindDeviceInfo *info) {
+  if (!ready())
+    return 1;
+  *info = state().info;
+  return 0;
+}
+
+int threadbind_malloc(void **devicePtr, size_t bytes) {
+  *devicePtr = nullptr;
+  if (!ready())
+    return 1;
+  CUdeviceptr ptr = 0;
+  // The driver rejects zero-byte allocations; a 0-size memref still needs a
+  // valid, distinct pointer.
+  if (!CU_CHECK(cuMemAlloc(&ptr, bytes ? bytes : 1)))
+    return 1;
+  *devicePtr = reinterpret_cast<void *>(ptr);
+  return 0;
+}
+
+int threadbind_free(void *devicePtr) {
+  if (!devicePtr)
+    return 0;
+  if (!ready())
+    return 1;
+  return CU_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(devicePtr))) ? 0 : 1;
+}
+
+int threadbind_copy_to_device(void *devicePtr, const void *hostPtr,
+                              size_t bytes) {
+  if (!bytes)
+    return 0;
+  if (!ready())
+    return 1;
+  return CU_CHECK(cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(devicePtr),
+                               hostPtr, bytes))
+             ? 0
+             : 1;
+}
+
+int threadbind_copy_to_host(void *hostPtr, const void *devicePtr,
+                            size_t bytes) {
+  if (!bytes)
+    return 0;
+  if (!ready())
+    return 1;
+  return CU_CHECK(cuMemcpyDtoH(hostPtr,
+                               reinterpret_cast<CUdeviceptr>(devicePtr),
+                               bytes))
+             ? 0
+             : 1;
+}
+
+int threadbind_synchronize(void) {
+  if (!ready())
+    return 1;
+  return CU_CHECK(cuCtxSynchronize()) ? 0 : 1;
+}
+
+int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
+                               int64_t workBlocks) {
+  if (!ready())
+    return 1;
+  int64_t total =
+      blocksPerMultiprocessor(static_cast<CUfunction>(function),
+                              threadsPerBlock, 0) *
+      state().info.multiprocessors;
+  if (workBlocks > 0)
+    total = std::min(total, workBlocks);
+  return std::max<int64_t>(total, 1);
+}
+
+int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock) {
+  return threadbind_grid_blocks(nullptr, threadsPerBlock, 0);
+}
+
+void threadbind_set_launch_timing(int enabled) { state().timing = enabled; }
+
+int64_t threadbind_launch_count(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  return static_cast<int64_t>(s.launches.size());
+}
+
+int threadbind_launch_record(int64_t index, ThreadBindLaunchRecord *record) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (index < 0 || index >= static_cast<int64_t>(s.launches.size()))
+    return 1;
+  Launch &launch = s.launches[index];
+  if (launch.start && launch.record.milliseconds < 0) {
+    float ms = 0;
+    if (check(s.cu.cuEventSynchronize(launch.stop), "cuEventSynchronize") &&
+        check(s.cu.cuEventElapsedTime(&ms, launch.start, launch.stop),
+              "cuEventElapsedTime"))
+      launch.record.milliseconds = ms;
+  }
+  *record = launch.record;
+  return 0;
+}
+
+void threadbind_clear_launches(void) {
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (Launch &launch : s.launches) {
+    if (launch.start)
+      check(s.cu.cuEventDestroy(launch.start), "cuEventDestroy");
+    if (launch.stop)
+      check(s.cu.cuEventDestroy(launch.stop), "cuEventDestroy");
+  }
+  s.launches.clear();
+}
+
+//===----------------------------------------------------------------------===//
+// What host code lowered by MLIR's gpu-to-llvm calls.
+//===----------------------------------------------------------------------===//
+
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  Module *module = new Module();
+  module->image = data;
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  Module *module = new Module();
+  module->image = data;
+  module->isPtx = true;
+  module->optLevel = optLevel;
+  return module;
+}
+
+void mgpuModuleUnload(void *handle) {
+  Module *module = static_cast<Module *>(handle);
+  if (module && module->handle)
+    check(state().cu.cuModuleUnload(module->handle), "cuModuleUnload");
+  delete module;
+}
+
+void *mgpuModuleGetFunction(void *handle, const char *name) {
+  Module *module = static_cast<Module *>(handle);
+  if (!module || !loadModule(*module))
+    return nullptr;
+  State &s = state();
+  CUfunction function = nullptr;
+  if (!check(s.cu.cuModuleGetFunction(&function, module->handle, name),
+             "cuModuleGetFunction"))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.functions[function].name = name;
+  return function;
+}
+
+void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedBytes, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  CUfunction function = static_cast<CUfunction>(handle);
+  if (!function) {
+    reportError("cuLaunchKernel skipped: the kernel could not be loaded");
+    return;
+  }
+  if (!ready())
+    return;
+  State &s = state();
+  Launch launch;
+  launch.function = function;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    FunctionInfo &info = functionInfo(function);
+    ThreadBindLaunchRecord &r = launch.record;
+    std::snprintf(r.kernel, sizeof(r.kernel), "%s", info.name.c_str());
+    r.grid[0] = gridX, r.grid[1] = gridY, r.grid[2] = gridZ;
+    r.block[0] = blockX, r.block[1] = blockY, r.block[2] = blockZ;
+    r.dynamicSharedBytes = sharedBytes;
+    r.registers = info.registers;
+    r.localBytes = info.localBytes;
+    r.staticSharedBytes = info.staticSharedBytes;
+    int64_t threads = blockX * blockY * blockZ;
+    r.activeBlocksPerMultiprocessor = static_cast<int32_t>(
+        blocksPerMultiprocessor(function, threads, sharedBytes));
+    r.occupancy = s.info.maxThreadsPerMultiprocessor
+                      ? double(r.activeBlocksPerMultiprocessor * threads) /
+                            s.info.maxThreadsPerMultiprocessor
+                      : 0.0;
+    r.milliseconds = -1;
+    if (r.activeBlocksPerMultiprocessor == 0)
+      reportError("kernel %s cannot run: 0 blocks of %lld threads fit on a "
+                  "multiprocessor (registers %d, shared %d + %d bytes)",
+                  r.kernel, static_cast<long long>(threads), r.registers,
+                  r.staticSharedBytes, sharedBytes);
+  }
+  CUstream cuStream = static_cast<CUstream>(stream);
+  if (s.timing) {
+    check(s.cu.cuEventCreate(&launch.start, kEventDefault), "cuEventCreate");
+    check(s.cu.cuEventCreate(&launch.stop, kEventDefault), "cuEventCreate");
+    check(s.cu.cuEventRecord(launch.start, cuStream), "cuEventRecord");
+  }
+  check(s.cu.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                            blockZ, sharedBytes, cuStream, params, extra),
+        "cuLaunchKernel");
+  if (s.timing)
+    check(s.cu.cuEventRecord(launch.stop, cuStream), "cuEventRecord");
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.launches.push_back(launch);
+}
+
+void *mgpuStreamCreate() {
+  if (!ready())
+    return nullptr;
+  State &s = state();
+  {
+    // Host functions create and destroy a stream per call; reusing them
+    // keeps that off the launch path.
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.freeStreams.empty()) {
+      CUstream stream = s.freeStreams.back();
+      s.freeStreams.pop_back();
+      return stream;
+    }
+  }
+  CUstream stream = nullptr;
+  check(s.cu.cuStreamCreate(&stream, 0), "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  if (!stream)
+    return;
+  State &s = state();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.freeStreams.push_back(static_cast<CUstream>(stream));
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  if (ready())
+    CU_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
+}
+
+void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (ready())
+    CU_CHECK(cuStreamWaitEvent(static_cast<CUstream>(stream),
+                               static_cast<CUevent>(event), 0));
+}
+
+void *mgpuEventCreate() {
+  CUevent event = nullptr;
+  if (ready())
+    CU_CHECK(cuEventCreate(&event, kEventDefault));
+  return event;
+}
+
+void mgpuEventDestroy(void *event) {
+  if (event && ready())
+    CU_CHECK(cuEventDestroy(static_cast<CUevent>(event)));
+}
+
+void mgpuEventSynchronize(void *event) {
+  if (ready())
+    CU_CHECK(cuEventSynchronize(static_cast<CUevent>(event)));
+}
+
+void mgpuEventRecord(void *event, void *stream) {
+  if (ready())
+    CU_CHECK(cuEventRecord(static_cast<CUevent>(event),
+                           static_cast<CUstream>(stream)));
+}
+
+void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
+  if (!ready())
+    return nullptr;
+  CUdeviceptr ptr = 0;
+  if (isHostShared)
+    CU_CHECK(cuMemAllocManaged(&ptr, bytes ? bytes : 1, kMemAttachGlobal));
+  else
+    CU_CHECK(cuMemAlloc(&ptr, bytes ? bytes : 1));
+  return reinterpret_cast<void *>(ptr);
+}
+
+void mgpuMemFree(void *ptr, void * /*stream*/) { threadbind_free(ptr); }
+
+void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  if (bytes && ready())
+    CU_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                           reinterpret_cast<CUdeviceptr>(src), bytes,
+                           static_cast<CUstream>(stream)));
+}
+
+void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  if (count && ready())
+    CU_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                              count, static_cast<CUstream>(stream)));
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  void *stream) {
+  if (count && ready())
+    CU_CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                              count, static_cast<CUstream>(stream)));
+}
+
+/// The layout of a ranked memref descriptor: two pointers, an offset, then
+/// `rank` sizes and `rank` strides.
+struct MemRefDescriptorPrefix {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[1];
+};
+
+static void memrefExtent(int64_t rank, MemRefDescriptorPrefix *descriptor,
+                         int64_t elementBytes, char *&begin, size_t &bytes) {
+  int64_t span = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = descriptor->sizesAndStrides[d];
+    int64_t stride = descriptor->sizesAndStrides[rank + d];
+    if (size == 0) {
+      span = 0;
+      break;
+    }
+    span += (size - 1) * stride;
+  }
+  begin = descriptor->aligned + descriptor->offset * elementBytes;
+  bytes = static_cast<size_t>(span * elementBytes);
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, MemRefDescriptorPrefix *descriptor,
+                               int64_t elementBytes) {
+  char *begin;
+  size_t bytes;
+  memrefExtent(rank, descriptor, elementBytes, begin, bytes);
+  if (bytes && ready())
+    CU_CHECK(cuMemHostRegister(begin, bytes, 0));
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t rank,
+                                 MemRefDescriptorPrefix *descriptor,
+                                 int64_t elementBytes) {
+  char *begin;
+  size_t bytes;
+  memrefExtent(rank, descriptor, elementBytes, begin, bytes);
+  if (bytes && ready())
+    CU_CHECK(cuMemHostUnregister(begin));
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().defaultDevice = device;
+}
+
+} // extern "C"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+#===- scripts/stage-gpu.sh - Build what a GPU machine needs --------------===#
+#
+# Compiles the examples and the mapping benchmark kernels into bundles and
+# copies them, with threadbind-run and libThreadBindRuntime.so, into one
+# directory (default .device/) that runs on a machine with only the CUDA
+# driver: copy it there and run `scripts/gpu-check.sh` from it.
+#
+#===----------------------------------------------------------------------===#
+
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
+
+STAGE=${1:-$THREADBIND_ROOT/.device}
+rm -rf "$STAGE"
+mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/examples" "$STAGE/mapping" \
+  "$STAGE/scripts"
+cp "$THREADBIND_BUILD_DIR/bin/threadbind-run" "$STAGE/bin/"
+cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
+cp "$THREADBIND_ROOT/scripts/gpu-check.sh" "$STAGE/scripts/"
+
+compile() { # compile SOURCE OUTPUT [threadbind-compile options...]
+  local src=$1 out=$2
+  shift 2
+  threadbind-compile "$src" --emit bundle -o "$out" "$@"
+}
+
+echo "==> examples"
+for example in "$THREADBIND_ROOT"/examples/*.mlir; do
+  name=$(basename "$example" .mlir)
+  compile "$example" "$STAGE/examples/$name.so"
+  sed -n 's|^// threadbind-run: ||p' "$example" >"$STAGE/examples/$name.spec"
+done
+
+echo "==> mapping benchmark"
+K=$THREADBIND_ROOT/bench/kernels
+compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-threadbind.so"
+compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-threadbind-cover.so" \
+  --grid-policy=cover
+compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-upstream.so" \
+  --mapper=upstream
+compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-upstream-tiled.so" \
+  --mapper=upstream-tiled --upstream-tile=256
+compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-threadbind.so"
+# The loop's outer dimension forced onto threadIdx.x: what a mapping that
+# ignores the accesses does to the row-major loop.
+compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-forced-outer.so" --dim-order=0
+echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

@@ -46,6 +46,7 @@ using CUstream = CUstream_st *;
 using CUevent = CUevent_st *;
 
 constexpr CUresult kSuccess = 0;
+constexpr CUresult kErrorDeinitialized = 4;
 constexpr int kAttrMultiprocessorCount = 16;
 constexpr int kAttrL2CacheSize = 38;
 constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
@@ -526,8 +527,13 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 
 void mgpuModuleUnload(void *handle) {
   Module *module = static_cast<Module *>(handle);
-  if (module && module->handle)
-    check(state().cu.cuModuleUnload(module->handle), "cuModuleUnload");
+  if (module && module->handle) {
+    // Bundles unload from a global destructor; at process exit the driver
+    // may already have torn the context down, which freed the module too.
+    CUresult result = state().cu.cuModuleUnload(module->handle);
+    if (result != kErrorDeinitialized)
+      check(result, "cuModuleUnload");
+  }
   delete module;
 }
 

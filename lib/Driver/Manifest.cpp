@@ -230,9 +230,12 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
           j.attribute("dynamic_shared_memory",
                       jsonExpr(k.dynamicSharedMemory));
           j.attributeArray("params", [&] {
-            for (auto [index, p] : llvm::enumerate(k.params)) {
+            for (auto [position, param] : llvm::enumerate(k.params)) {
+              // Lambdas cannot capture structured bindings in C++17.
+              int64_t index = position;
+              const KernelParam &p = param;
               j.object([&] {
-                j.attribute("index", static_cast<int64_t>(index));
+                j.attribute("index", index);
                 j.attribute("ptx_type", p.ptxType);
                 j.attribute("operand", static_cast<int64_t>(p.operand));
                 if (!p.field.empty())

@@ -215,46 +215,47 @@ int initLocked() {
   }
   Driver &cu = s.cu;
   void *l = s.library;
-  bool ok = resolve(l, cu.cuGetErrorName, "cuGetErrorName") &
-            resolve(l, cu.cuGetErrorString, "cuGetErrorString") &
-            resolve(l, cu.cuInit, "cuInit") &
-            resolve(l, cu.cuDeviceGetCount, "cuDeviceGetCount") &
-            resolve(l, cu.cuDeviceGet, "cuDeviceGet") &
-            resolve(l, cu.cuDeviceGetName, "cuDeviceGetName") &
-            resolve(l, cu.cuDeviceGetAttribute, "cuDeviceGetAttribute") &
-            resolve(l, cu.cuDevicePrimaryCtxRetain,
-                    "cuDevicePrimaryCtxRetain") &
-            resolve(l, cu.cuCtxSetCurrent, "cuCtxSetCurrent") &
-            resolve(l, cu.cuCtxSynchronize, "cuCtxSynchronize") &
-            resolve(l, cu.cuModuleLoadDataEx, "cuModuleLoadDataEx") &
-            resolve(l, cu.cuModuleUnload, "cuModuleUnload") &
-            resolve(l, cu.cuModuleGetFunction, "cuModuleGetFunction") &
-            resolve(l, cu.cuLaunchKernel, "cuLaunchKernel") &
-            resolve(l, cu.cuStreamCreate, "cuStreamCreate") &
-            resolve(l, cu.cuStreamSynchronize, "cuStreamSynchronize") &
-            resolve(l, cu.cuStreamDestroy, "cuStreamDestroy_v2",
-                    "cuStreamDestroy") &
-            resolve(l, cu.cuStreamWaitEvent, "cuStreamWaitEvent") &
-            resolve(l, cu.cuEventCreate, "cuEventCreate") &
-            resolve(l, cu.cuEventRecord, "cuEventRecord") &
-            resolve(l, cu.cuEventSynchronize, "cuEventSynchronize") &
-            resolve(l, cu.cuEventElapsedTime, "cuEventElapsedTime_v2",
-                    "cuEventElapsedTime") &
-            resolve(l, cu.cuEventDestroy, "cuEventDestroy_v2",
-                    "cuEventDestroy") &
-            resolve(l, cu.cuMemAlloc, "cuMemAlloc_v2") &
-            resolve(l, cu.cuMemAllocManaged, "cuMemAllocManaged") &
-            resolve(l, cu.cuMemFree, "cuMemFree_v2") &
-            resolve(l, cu.cuMemcpyAsync, "cuMemcpyAsync") &
-            resolve(l, cu.cuMemcpyHtoD, "cuMemcpyHtoD_v2") &
-            resolve(l, cu.cuMemcpyDtoH, "cuMemcpyDtoH_v2") &
-            resolve(l, cu.cuMemsetD32Async, "cuMemsetD32Async") &
-            resolve(l, cu.cuMemsetD16Async, "cuMemsetD16Async") &
-            resolve(l, cu.cuMemHostRegister, "cuMemHostRegister_v2") &
-            resolve(l, cu.cuMemHostUnregister, "cuMemHostUnregister") &
-            resolve(l, cu.cuFuncGetAttribute, "cuFuncGetAttribute") &
-            resolve(l, cu.cuOccupancyMaxActiveBlocksPerMultiprocessor,
-                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  // Every missing symbol is reported, not just the first.
+  bool ok = true;
+  auto need = [&](auto &fn, const char *name,
+                  const char *fallback = nullptr) {
+    ok = resolve(l, fn, name, fallback) && ok;
+  };
+  need(cu.cuGetErrorName, "cuGetErrorName");
+  need(cu.cuGetErrorString, "cuGetErrorString");
+  need(cu.cuInit, "cuInit");
+  need(cu.cuDeviceGetCount, "cuDeviceGetCount");
+  need(cu.cuDeviceGet, "cuDeviceGet");
+  need(cu.cuDeviceGetName, "cuDeviceGetName");
+  need(cu.cuDeviceGetAttribute, "cuDeviceGetAttribute");
+  need(cu.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  need(cu.cuCtxSetCurrent, "cuCtxSetCurrent");
+  need(cu.cuCtxSynchronize, "cuCtxSynchronize");
+  need(cu.cuModuleLoadDataEx, "cuModuleLoadDataEx");
+  need(cu.cuModuleUnload, "cuModuleUnload");
+  need(cu.cuModuleGetFunction, "cuModuleGetFunction");
+  need(cu.cuLaunchKernel, "cuLaunchKernel");
+  need(cu.cuStreamCreate, "cuStreamCreate");
+  need(cu.cuStreamSynchronize, "cuStreamSynchronize");
+  need(cu.cuStreamDestroy, "cuStreamDestroy_v2", "cuStreamDestroy");
+  need(cu.cuStreamWaitEvent, "cuStreamWaitEvent");
+  need(cu.cuEventCreate, "cuEventCreate");
+  need(cu.cuEventRecord, "cuEventRecord");
+  need(cu.cuEventSynchronize, "cuEventSynchronize");
+  need(cu.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+  need(cu.cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy");
+  need(cu.cuMemAlloc, "cuMemAlloc_v2");
+  need(cu.cuMemAllocManaged, "cuMemAllocManaged");
+  need(cu.cuMemFree, "cuMemFree_v2");
+  need(cu.cuMemcpyAsync, "cuMemcpyAsync");
+  need(cu.cuMemcpyHtoD, "cuMemcpyHtoD_v2");
+  need(cu.cuMemcpyDtoH, "cuMemcpyDtoH_v2");
+  need(cu.cuMemsetD32Async, "cuMemsetD32Async");
+  need(cu.cuMemsetD16Async, "cuMemsetD16Async");
+  need(cu.cuMemHostRegister, "cuMemHostRegister_v2");
+  need(cu.cuMemHostUnregister, "cuMemHostUnregister");
+  need(cu.cuFuncGetAttribute, "cuFuncGetAttribute");
+  need(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
   if (!ok)
     return s.initResult = THREADBIND_ERROR;
 

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Runtime/Bundle.h"
+#include "threadbind/Runtime/HostData.h"
 #include "threadbind/Runtime/Runtime.h"
 
 #include <dlfcn.h>
@@ -30,6 +31,8 @@
 #include <map>
 #include <string>
 #include <vector>
+
+using namespace threadbind;
 
 namespace {
 
@@ -65,220 +68,6 @@ int usageError(const std::string &message) {
   return kExitUsage;
 }
 
-//===----------------------------------------------------------------------===//
-// Element types
-//===----------------------------------------------------------------------===//
-
-size_t elementBytes(int type) {
-  switch (type) {
-  case THREADBIND_F16:
-  case THREADBIND_BF16:
-  case THREADBIND_I16:
-    return 2;
-  case THREADBIND_F32:
-  case THREADBIND_I32:
-    return 4;
-  case THREADBIND_I8:
-    return 1;
-  default:
-    return 8;
-  }
-}
-
-const char *elementName(int type) {
-  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
-                                      "i16", "i32", "i64", "index"};
-  return type >= 0 && type <= 8 ? names[type] : "?";
-}
-
-bool isFloat(int type) { return type <= THREADBIND_F64; }
-
-uint16_t floatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exponent = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mantissa = x & 0x7fffff;
-  if (exponent <= 0) {
-    if (exponent < -10)
-      return static_cast<uint16_t>(sign);
-    mantissa |= 0x800000;
-    uint32_t shift = static_cast<uint32_t>(14 - exponent);
-    uint32_t half = mantissa >> shift;
-    // Round to nearest even.
-    if ((mantissa >> (shift - 1)) & 1 &&
-        ((half & 1) || (mantissa & ((1u << (shift - 1)) - 1))))
-      ++half;
-    return static_cast<uint16_t>(sign | half);
-  }
-  if (exponent >= 31)
-    return static_cast<uint16_t>(sign | 0x7c00);
-  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) |
-                  (mantissa >> 13);
-  if ((mantissa & 0x1000) && ((half & 1) || (mantissa & 0xfff)))
-    ++half;
-  return static_cast<uint16_t>(half);
-}
-
-float halfToFloat(uint16_t h) {
-  uint32_t sign = (h & 0x8000u) << 16;
-  uint32_t exponent = (h >> 10) & 0x1f;
-  uint32_t mantissa = h & 0x3ff;
-  uint32_t x;
-  if (exponent == 0) {
-    if (mantissa == 0) {
-      x = sign;
-    } else {
-      int e = -1;
-      do {
-        ++e;
-        mantissa <<= 1;
-      } while (!(mantissa & 0x400));
-      x = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) |
-          ((mantissa & 0x3ff) << 13);
-    }
-  } else if (exponent == 31) {
-    x = sign | 0x7f800000 | (mantissa << 13);
-  } else {
-    x = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
-  }
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
-
-uint16_t floatToBf16(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  x += 0x7fff + ((x >> 16) & 1);
-  return static_cast<uint16_t>(x >> 16);
-}
-
-float bf16ToFloat(uint16_t b) {
-  uint32_t x = static_cast<uint32_t>(b) << 16;
-  float f;
-  std::memcpy(&f, &x, 4);
-  return f;
-}
-
-/// Reads element `i` of a buffer of `type` as a double.
-double load(const char *data, int type, size_t i) {
-  const char *p = data + i * elementBytes(type);
-  switch (type) {
-  case THREADBIND_F16: {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return halfToFloat(v);
-  }
-  case THREADBIND_BF16: {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return bf16ToFloat(v);
-  }
-  case THREADBIND_F32: {
-    float v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  case THREADBIND_F64: {
-    double v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
-  case THREADBIND_I8:
-    return static_cast<int8_t>(*p);
-  case THREADBIND_I16: {
-    int16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-  }
-  case THREADBIND_I32: {
-    int32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  default: {
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return static_cast<double>(v);
-  }
-  }
-}
-
-/// Writes `value` as element `i` of a buffer of `type`.
-void store(char *data, int type, size_t i, double value) {
-  char *p = data + i * elementBytes(type);
-  switch (type) {
-  case THREADBIND_F16: {
-    uint16_t v = floatToHalf(static_cast<float>(value));
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_BF16: {
-    uint16_t v = floatToBf16(static_cast<float>(value));
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_F32: {
-    float v = static_cast<float>(value);
-    std::memcpy(p, &v, 4);
-    return;
-  }
-  case THREADBIND_F64:
-    std::memcpy(p, &value, 8);
-    return;
-  case THREADBIND_I8:
-    *p = static_cast<char>(static_cast<int8_t>(value));
-    return;
-  case THREADBIND_I16: {
-    int16_t v = static_cast<int16_t>(value);
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_I32: {
-    int32_t v = static_cast<int32_t>(value);
-    std::memcpy(p, &v, 4);
-    return;
-  }
-  default: {
-    int64_t v = static_cast<int64_t>(value);
-    std::memcpy(p, &v, 8);
-    return;
-  }
-  }
-}
-
-/// splitmix64: a small, good, reproducible generator.
-struct Random {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [-1, 1).
-  double symmetric() { return (next() >> 11) * 0x1.0p-52 - 1.0; }
-  int64_t integer(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Arguments
-//===----------------------------------------------------------------------===//
-
-struct Argument {
-  const ThreadBindArgument *info;
-  std::vector<int64_t> shape;
-  size_t elements = 0;
-  std::vector<char> initial, reference, gpu; // host copies
-  void *device = nullptr;
-  std::vector<int64_t> descriptorStorage; // ThreadBindMemRef, as int64 words
-  double scalar = 0;
-  char scalarBytes[8] = {0};
-};
-
 std::vector<int64_t> parseList(const std::string &text, char separator) {
   std::vector<int64_t> values;
   size_t start = 0;
@@ -297,53 +86,16 @@ std::vector<int64_t> parseList(const std::string &text, char separator) {
   return values;
 }
 
-/// Fills the descriptor of `arg` to point at `data` (row-major).
-void describe(Argument &arg, void *data) {
-  size_t rank = arg.shape.size();
-  arg.descriptorStorage.assign(3 + 2 * rank, 0);
-  auto *d = reinterpret_cast<ThreadBindMemRef *>(arg.descriptorStorage.data());
-  d->allocated = data;
-  d->aligned = data;
-  d->offset = 0;
-  int64_t stride = 1;
-  for (size_t k = rank; k-- > 0;) {
-    d->sizesAndStrides[k] = arg.shape[k];
-    d->sizesAndStrides[rank + k] = stride;
-    stride *= arg.shape[k];
-  }
-}
-
-std::string shapeString(const std::vector<int64_t> &shape) {
-  std::string text;
-  for (size_t k = 0; k < shape.size(); ++k)
-    text += (k ? "x" : "") + std::to_string(shape[k]);
-  return text.empty() ? "scalar" : text;
-}
-
-std::string indexString(size_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> index(shape.size());
-  for (size_t k = shape.size(); k-- > 0;) {
-    index[k] = static_cast<int64_t>(flat % shape[k]);
-    flat /= shape[k];
-  }
-  std::string text = "[";
-  for (size_t k = 0; k < index.size(); ++k)
-    text += (k ? ", " : "") + std::to_string(index[k]);
-  return text + "]";
-}
-
-/// Where the runner's own libThreadBindRuntime.so is: ../lib next to bin/.
-std::string runtimeBesideRunner() {
-  char self[4096];
-  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (n <= 0)
-    return "";
-  self[n] = 0;
-  std::string path(self);
-  path = path.substr(0, path.rfind('/')); // bin
-  path = path.substr(0, path.rfind('/')); // prefix
-  return path + "/lib/libThreadBindRuntime.so";
-}
+/// One argument of the entry: a memref's host copies and device buffer, or
+/// a scalar's bytes.
+struct Argument {
+  const ThreadBindArgument *info;
+  HostMemRef initial, reference, gpu;
+  void *device = nullptr;
+  std::vector<int64_t> descriptor;
+  double scalar = 0;
+  char scalarBytes[8] = {0};
+};
 
 struct Options {
   std::string bundle, entry;
@@ -441,20 +193,19 @@ int parseOptions(int argc, char **argv, Options &o) {
 
 /// Prints the sum and the first elements of every memref in `which`.
 void printMemRefs(const std::vector<Argument> &args,
-                  std::vector<char> Argument::*which, const char *label) {
+                  HostMemRef Argument::*which, const char *label) {
   for (size_t i = 0; i < args.size(); ++i) {
     const Argument &arg = args[i];
     if (!arg.info->isMemRef)
       continue;
-    const std::vector<char> &data = arg.*which;
-    int type = arg.info->elementType;
+    const HostMemRef &m = arg.*which;
     double sum = 0;
-    for (size_t k = 0; k < arg.elements; ++k)
-      sum += load(data.data(), type, k);
+    for (size_t k = 0; k < m.elements(); ++k)
+      sum += load(m.data.data(), m.elementType, k);
     std::printf("  %s arg%zu: sum %.10g, first [", label, i, sum);
-    for (size_t k = 0; k < std::min<size_t>(arg.elements, 8); ++k)
-      std::printf("%s%.9g", k ? ", " : "", load(data.data(), type, k));
-    std::printf("%s]\n", arg.elements > 8 ? ", ..." : "");
+    for (size_t k = 0; k < std::min<size_t>(m.elements(), 8); ++k)
+      std::printf("%s%.9g", k ? ", " : "", load(m.data.data(), m.elementType, k));
+    std::printf("%s]\n", m.elements() > 8 ? ", ..." : "");
   }
 }
 
@@ -483,33 +234,14 @@ int main(int argc, char **argv) {
   if (parsed >= 0)
     return parsed;
 
-  // The bundle needs libThreadBindRuntime.so; load the one beside this
-  // runner first so it is found wherever the build tree was copied.
-  std::string runtime = runtimeBesideRunner();
-  if (!runtime.empty())
-    dlopen(runtime.c_str(), RTLD_NOW | RTLD_GLOBAL);
-  // dlopen searches the library path for a name without a slash; a bundle
-  // named on the command line is a file.
-  std::string bundlePath =
-      o.bundle.find('/') == std::string::npos ? "./" + o.bundle : o.bundle;
-  void *bundle = dlopen(bundlePath.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!bundle) {
-    std::fprintf(stderr, "threadbind-run: error: cannot load %s: %s\n",
-                 o.bundle.c_str(), dlerror());
-    return kExitFailure;
-  }
-  using EntriesFn = const ThreadBindEntry *(*)(int32_t *);
-  auto entriesFn =
-      reinterpret_cast<EntriesFn>(dlsym(bundle, "threadbind_bundle_entries"));
-  if (!entriesFn) {
-    std::fprintf(stderr,
-                 "threadbind-run: error: %s is not a ThreadBind bundle (no "
-                 "threadbind_bundle_entries)\n",
-                 o.bundle.c_str());
-    return kExitFailure;
-  }
+  preloadRuntime();
   int32_t numEntries = 0;
-  const ThreadBindEntry *entries = entriesFn(&numEntries);
+  std::string error;
+  const ThreadBindEntry *entries = loadBundle(o.bundle, numEntries, error);
+  if (!entries) {
+    std::fprintf(stderr, "threadbind-run: error: %s\n", error.c_str());
+    return kExitFailure;
+  }
 
   if (o.list) {
     for (int32_t e = 0; e < numEntries; ++e) {
@@ -567,16 +299,17 @@ int main(int argc, char **argv) {
       std::printf("  arg%d %s = %g\n", i, elementName(type), arg.scalar);
       continue;
     }
+    std::vector<int64_t> &shape = arg.initial.shape;
     auto given = o.shapes.find(i);
     if (given != o.shapes.end()) {
-      arg.shape = given->second;
-      if (static_cast<int32_t>(arg.shape.size()) != arg.info->rank)
+      shape = given->second;
+      if (static_cast<int32_t>(shape.size()) != arg.info->rank)
         return usageError("--shape " + std::to_string(i) + " has " +
-                          std::to_string(arg.shape.size()) +
+                          std::to_string(shape.size()) +
                           " sizes; the argument has rank " +
                           std::to_string(arg.info->rank));
       for (int32_t k = 0; k < arg.info->rank; ++k)
-        if (arg.info->shape[k] >= 0 && arg.info->shape[k] != arg.shape[k])
+        if (arg.info->shape[k] >= 0 && arg.info->shape[k] != shape[k])
           return usageError("--shape " + std::to_string(i) +
                             " contradicts the static size " +
                             std::to_string(arg.info->shape[k]) +
@@ -584,9 +317,9 @@ int main(int argc, char **argv) {
     } else {
       for (int32_t k = 0; k < arg.info->rank; ++k) {
         if (arg.info->shape[k] >= 0) {
-          arg.shape.push_back(arg.info->shape[k]);
+          shape.push_back(arg.info->shape[k]);
         } else if (static_cast<size_t>(k) < o.sizes.size()) {
-          arg.shape.push_back(o.sizes[k]);
+          shape.push_back(o.sizes[k]);
         } else {
           return usageError("argument " + std::to_string(i) +
                             " needs a size for dynamic dimension " +
@@ -596,20 +329,14 @@ int main(int argc, char **argv) {
         }
       }
     }
-    arg.elements = 1;
-    for (int64_t size : arg.shape)
-      arg.elements *= static_cast<size_t>(size);
-    size_t bytes = arg.elements * elementBytes(type);
-    arg.initial.resize(bytes);
-    for (size_t k = 0; k < arg.elements; ++k)
-      store(arg.initial.data(), type, k,
-            isFloat(type) ? random.symmetric()
-                          : static_cast<double>(random.integer(-100, 100)));
+    arg.initial.elementType = type;
+    arg.initial.allocate();
+    arg.initial.fillRandom(random);
     int access = arg.info->access;
-    bytesMoved += bytes * ((access & THREADBIND_READ ? 1 : 0) +
-                           (access & THREADBIND_WRITE ? 1 : 0));
+    bytesMoved += arg.initial.bytes() * ((access & THREADBIND_READ ? 1 : 0) +
+                                         (access & THREADBIND_WRITE ? 1 : 0));
     std::printf("  arg%d memref<%s x %s> %s\n", i,
-                shapeString(arg.shape).c_str(), elementName(type),
+                shapeString(shape).c_str(), elementName(type),
                 access == THREADBIND_READ    ? "read"
                 : access == THREADBIND_WRITE ? "written"
                                              : "read and written");
@@ -623,15 +350,15 @@ int main(int argc, char **argv) {
         pointers[i] = arg.scalarBytes;
         continue;
       }
-      describe(arg, onDevice ? arg.device : arg.reference.data());
-      pointers[i] = arg.descriptorStorage.data();
+      arg.descriptor = makeDescriptor(
+          onDevice ? arg.device : arg.reference.data.data(), arg.initial.shape);
+      pointers[i] = arg.descriptor.data();
     }
     fn(pointers.data());
   };
 
   // The CPU reference, on its own copy of the inputs.
-  bool wantReference = o.check || o.referenceOnly;
-  if (wantReference) {
+  if (o.check || o.referenceOnly) {
     for (Argument &arg : args)
       arg.reference = arg.initial;
     call(entry->reference, /*onDevice=*/false);
@@ -669,9 +396,9 @@ int main(int argc, char **argv) {
   for (Argument &arg : args) {
     if (!arg.info->isMemRef)
       continue;
-    if (threadbind_malloc(&arg.device, arg.initial.size()) ||
-        threadbind_copy_to_device(arg.device, arg.initial.data(),
-                                  arg.initial.size()))
+    if (threadbind_malloc(&arg.device, arg.initial.bytes()) ||
+        threadbind_copy_to_device(arg.device, arg.initial.data.data(),
+                                  arg.initial.bytes()))
       return failed(), kExitFailure;
   }
   int64_t firstLaunch = threadbind_launch_count();
@@ -687,8 +414,9 @@ int main(int argc, char **argv) {
     for (Argument &arg : args) {
       if (!arg.info->isMemRef)
         continue;
-      arg.gpu.resize(arg.initial.size());
-      if (threadbind_copy_to_host(arg.gpu.data(), arg.device, arg.gpu.size()))
+      arg.gpu = arg.initial;
+      if (threadbind_copy_to_host(arg.gpu.data.data(), arg.device,
+                                  arg.gpu.bytes()))
         return failed(), kExitFailure;
     }
   }
@@ -701,34 +429,18 @@ int main(int argc, char **argv) {
       Argument &arg = args[i];
       if (!arg.info->isMemRef)
         continue;
-      int type = arg.info->elementType;
       double rtol = o.rtol >= 0 ? o.rtol
-                    : type == THREADBIND_F64 ? 1e-12
-                    : type == THREADBIND_F32 ? 1e-5
-                    : isFloat(type) ? 1e-2 : 0.0;
+                                : defaultTolerance(arg.info->elementType);
       double atol = o.atol >= 0 ? o.atol : rtol;
-      size_t reported = 0, bad = 0;
-      for (size_t k = 0; k < arg.elements; ++k) {
-        double g = load(arg.gpu.data(), type, k);
-        double r = load(arg.reference.data(), type, k);
-        double error = std::fabs(g - r);
-        bool same = isFloat(type) ? (error <= atol + rtol * std::fabs(r) ||
-                                     (std::isnan(g) && std::isnan(r)))
-                                  : g == r;
-        if (isFloat(type) && r != 0)
-          worst = std::max(worst, error / std::fabs(r));
-        if (same)
-          continue;
-        ++bad;
-        if (reported++ < 10)
-          std::printf("  MISMATCH arg%zu%s: gpu %.9g, reference %.9g\n", i,
-                      indexString(k, arg.shape).c_str(), g, r);
-      }
-      compared += arg.elements;
-      mismatches += bad;
-      if (bad)
-        std::printf("  arg%zu: %zu of %zu elements differ\n", i, bad,
-                    arg.elements);
+      Comparison c = compare(arg.gpu, arg.reference, rtol, atol);
+      for (const std::string &example : c.examples)
+        std::printf("  MISMATCH arg%zu%s\n", i, example.c_str());
+      if (c.mismatches)
+        std::printf("  arg%zu: %zu of %zu elements differ\n", i, c.mismatches,
+                    arg.gpu.elements());
+      compared += arg.gpu.elements();
+      mismatches += c.mismatches;
+      worst = std::max(worst, c.worstRelative);
     }
     if (mismatches) {
       std::printf("check: FAILED, %zu of %zu elements differ from the CPU "

@@ -1,0 +1,98 @@
+//===- HostData.h - Typed host buffers for runners and benchmarks -*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What threadbind-run and the benchmark harness share: reading and writing
+// elements of every bundle element type, the seeded input generator, memref
+// descriptors, the comparison with a CPU reference, and loading a bundle.
+// Like the runtime, it uses nothing from LLVM or MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_RUNTIME_HOSTDATA_H
+#define THREADBIND_RUNTIME_HOSTDATA_H
+
+#include "threadbind/Runtime/Bundle.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace threadbind {
+
+/// Bytes of one element of a ThreadBindElementType.
+size_t elementBytes(int type);
+/// "f32", "index", ...
+const char *elementName(int type);
+/// f16, bf16, f32 and f64.
+bool isFloat(int type);
+
+/// Element `i` of a buffer of `type`, as a double.
+double load(const char *data, int type, size_t i);
+/// Stores `value` (rounded to nearest for narrow floats) as element `i`.
+void store(char *data, int type, size_t i, double value);
+
+/// splitmix64: small, good and reproducible across machines.
+struct Random {
+  uint64_t state;
+  uint64_t next();
+  /// Uniform in [-1, 1).
+  double symmetric();
+  /// Uniform in [lo, hi].
+  int64_t integer(int64_t lo, int64_t hi);
+};
+
+/// A memref argument's host data.
+struct HostMemRef {
+  int elementType = 0;
+  std::vector<int64_t> shape;
+  std::vector<char> data;
+
+  size_t elements() const;
+  size_t bytes() const { return data.size(); }
+  /// Sizes the buffer for `shape`.
+  void allocate();
+  /// Floats uniform in [-1, 1), integers in [-100, 100].
+  void fillRandom(Random &random);
+};
+
+/// The words of a ThreadBindMemRef for a row-major `shape` at `data`.
+std::vector<int64_t> makeDescriptor(void *data,
+                                    const std::vector<int64_t> &shape);
+
+/// The default tolerance for `type`: 1e-5 relative for f32, 1e-12 for f64,
+/// 1e-2 for f16 and bf16, exact for integers.
+double defaultTolerance(int type);
+
+/// The outcome of comparing a result with its reference.
+struct Comparison {
+  size_t mismatches = 0;
+  double worstRelative = 0;
+  /// The first few differing elements, as "[i, j]: got X, expected Y".
+  std::vector<std::string> examples;
+};
+
+/// Compares `got` with `expected` elementwise: exactly for integers, within
+/// |got - expected| <= atol + rtol * |expected| for floats.
+Comparison compare(const HostMemRef &got, const HostMemRef &expected,
+                   double rtol, double atol, size_t maxExamples = 10);
+
+/// "1000x777".
+std::string shapeString(const std::vector<int64_t> &shape);
+/// "[3, 7]" for flat index `flat` of `shape`.
+std::string indexString(size_t flat, const std::vector<int64_t> &shape);
+
+/// Loads the libThreadBindRuntime.so beside this executable (in ../lib)
+/// with global symbols, so bundles find it wherever the build was copied.
+void preloadRuntime();
+
+/// Loads a bundle and returns its entries, or null with `error` set.
+const ThreadBindEntry *loadBundle(const std::string &path, int32_t &count,
+                                  std::string &error);
+
+} // namespace threadbind
+
+#endif // THREADBIND_RUNTIME_HOSTDATA_H

@@ -1,0 +1,335 @@
+//===- HostData.cpp - Typed host buffers for runners and benchmarks -------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Runtime/HostData.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+using namespace threadbind;
+
+namespace {
+uint16_t floatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exponent = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mantissa = x & 0x7fffff;
+  if (exponent <= 0) {
+    if (exponent < -10)
+      return static_cast<uint16_t>(sign);
+    mantissa |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - exponent);
+    uint32_t half = mantissa >> shift;
+    // Round to nearest even.
+    if ((mantissa >> (shift - 1)) & 1 &&
+        ((half & 1) || (mantissa & ((1u << (shift - 1)) - 1))))
+      ++half;
+    return static_cast<uint16_t>(sign | half);
+  }
+  if (exponent >= 31)
+    return static_cast<uint16_t>(sign | 0x7c00);
+  uint32_t half = sign | (static_cast<uint32_t>(exponent) << 10) |
+                  (mantissa >> 13);
+  if ((mantissa & 0x1000) && ((half & 1) || (mantissa & 0xfff)))
+    ++half;
+  return static_cast<uint16_t>(half);
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1f;
+  uint32_t mantissa = h & 0x3ff;
+  uint32_t x;
+  if (exponent == 0) {
+    if (mantissa == 0) {
+      x = sign;
+    } else {
+      int e = -1;
+      do {
+        ++e;
+        mantissa <<= 1;
+      } while (!(mantissa & 0x400));
+      x = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) |
+          ((mantissa & 0x3ff) << 13);
+    }
+  } else if (exponent == 31) {
+    x = sign | 0x7f800000 | (mantissa << 13);
+  } else {
+    x = sign | ((exponent + 127 - 15) << 23) | (mantissa << 13);
+  }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t floatToBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  x += 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+float bf16ToFloat(uint16_t b) {
+  uint32_t x = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+} // namespace
+
+size_t threadbind::elementBytes(int type) {
+  switch (type) {
+  case THREADBIND_F16:
+  case THREADBIND_BF16:
+  case THREADBIND_I16:
+    return 2;
+  case THREADBIND_F32:
+  case THREADBIND_I32:
+    return 4;
+  case THREADBIND_I8:
+    return 1;
+  default:
+    return 8;
+  }
+}
+
+const char *threadbind::elementName(int type) {
+  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
+                                      "i16", "i32", "i64", "index"};
+  return type >= 0 && type <= 8 ? names[type] : "?";
+}
+
+bool threadbind::isFloat(int type) { return type <= THREADBIND_F64; }
+
+double threadbind::load(const char *data, int type, size_t i) {
+  const char *p = data + i * elementBytes(type);
+  switch (type) {
+  case THREADBIND_F16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return halfToFloat(v);
+  }
+  case THREADBIND_BF16: {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return bf16ToFloat(v);
+  }
+  case THREADBIND_F32: {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  case THREADBIND_F64: {
+    double v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  case THREADBIND_I8:
+    return static_cast<int8_t>(*p);
+  case THREADBIND_I16: {
+    int16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+  }
+  case THREADBIND_I32: {
+    int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  default: {
+    int64_t v;
+    std::memcpy(&v, p, 8);
+    return static_cast<double>(v);
+  }
+  }
+}
+
+void threadbind::store(char *data, int type, size_t i, double value) {
+  char *p = data + i * elementBytes(type);
+  switch (type) {
+  case THREADBIND_F16: {
+    uint16_t v = floatToHalf(static_cast<float>(value));
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case THREADBIND_BF16: {
+    uint16_t v = floatToBf16(static_cast<float>(value));
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case THREADBIND_F32: {
+    float v = static_cast<float>(value);
+    std::memcpy(p, &v, 4);
+    return;
+  }
+  case THREADBIND_F64:
+    std::memcpy(p, &value, 8);
+    return;
+  case THREADBIND_I8:
+    *p = static_cast<char>(static_cast<int8_t>(value));
+    return;
+  case THREADBIND_I16: {
+    int16_t v = static_cast<int16_t>(value);
+    std::memcpy(p, &v, 2);
+    return;
+  }
+  case THREADBIND_I32: {
+    int32_t v = static_cast<int32_t>(value);
+    std::memcpy(p, &v, 4);
+    return;
+  }
+  default: {
+    int64_t v = static_cast<int64_t>(value);
+    std::memcpy(p, &v, 8);
+    return;
+  }
+  }
+}
+
+uint64_t Random::next() {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+double Random::symmetric() { return (next() >> 11) * 0x1.0p-52 - 1.0; }
+
+int64_t Random::integer(int64_t lo, int64_t hi) {
+  return lo +
+         static_cast<int64_t>(next() % static_cast<uint64_t>(hi - lo + 1));
+}
+
+size_t HostMemRef::elements() const {
+  size_t n = 1;
+  for (int64_t size : shape)
+    n *= static_cast<size_t>(size);
+  return n;
+}
+
+void HostMemRef::allocate() { data.assign(elements() * elementBytes(elementType), 0); }
+
+void HostMemRef::fillRandom(Random &random) {
+  size_t n = elements();
+  for (size_t k = 0; k < n; ++k)
+    store(data.data(), elementType, k,
+          isFloat(elementType)
+              ? random.symmetric()
+              : static_cast<double>(random.integer(-100, 100)));
+}
+
+std::vector<int64_t> threadbind::makeDescriptor(
+    void *data, const std::vector<int64_t> &shape) {
+  size_t rank = shape.size();
+  std::vector<int64_t> words(3 + 2 * rank, 0);
+  auto *d = reinterpret_cast<ThreadBindMemRef *>(words.data());
+  d->allocated = data;
+  d->aligned = data;
+  d->offset = 0;
+  int64_t stride = 1;
+  for (size_t k = rank; k-- > 0;) {
+    d->sizesAndStrides[k] = shape[k];
+    d->sizesAndStrides[rank + k] = stride;
+    stride *= shape[k];
+  }
+  return words;
+}
+
+double threadbind::defaultTolerance(int type) {
+  if (type == THREADBIND_F64)
+    return 1e-12;
+  if (type == THREADBIND_F32)
+    return 1e-5;
+  return isFloat(type) ? 1e-2 : 0.0;
+}
+
+Comparison threadbind::compare(const HostMemRef &got,
+                               const HostMemRef &expected, double rtol,
+                               double atol, size_t maxExamples) {
+  Comparison result;
+  int type = expected.elementType;
+  size_t n = expected.elements();
+  for (size_t k = 0; k < n; ++k) {
+    double g = load(got.data.data(), type, k);
+    double r = load(expected.data.data(), type, k);
+    double error = std::fabs(g - r);
+    bool same = isFloat(type) ? (error <= atol + rtol * std::fabs(r) ||
+                                 (std::isnan(g) && std::isnan(r)))
+                              : g == r;
+    if (isFloat(type) && r != 0 && std::isfinite(error))
+      result.worstRelative =
+          std::max(result.worstRelative, error / std::fabs(r));
+    if (same)
+      continue;
+    if (result.mismatches++ < maxExamples) {
+      char line[160];
+      std::snprintf(line, sizeof(line), "%s: got %.9g, expected %.9g",
+                    indexString(k, expected.shape).c_str(), g, r);
+      result.examples.push_back(line);
+    }
+  }
+  return result;
+}
+
+std::string threadbind::shapeString(const std::vector<int64_t> &shape) {
+  std::string text;
+  for (size_t k = 0; k < shape.size(); ++k)
+    text += (k ? "x" : "") + std::to_string(shape[k]);
+  return text.empty() ? "scalar" : text;
+}
+
+std::string threadbind::indexString(size_t flat, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = static_cast<int64_t>(flat % shape[k]);
+    flat /= shape[k];
+  }
+  std::string text = "[";
+  for (size_t k = 0; k < index.size(); ++k)
+    text += (k ? ", " : "") + std::to_string(index[k]);
+  return text + "]";
+}
+
+void threadbind::preloadRuntime() {
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0)
+    return;
+  self[n] = 0;
+  std::string path(self);
+  path = path.substr(0, path.rfind('/')); // bin
+  path = path.substr(0, path.rfind('/')); // prefix
+  path += "/lib/libThreadBindRuntime.so";
+  dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+}
+
+const ThreadBindEntry *threadbind::loadBundle(const std::string &path,
+                                              int32_t &count,
+                                              std::string &error) {
+  // dlopen searches the library path for a name without a slash; a bundle
+  // named on a command line is a file.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void *bundle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!bundle) {
+    error = "cannot load " + path + ": " + dlerror();
+    return nullptr;
+  }
+  using EntriesFn = const ThreadBindEntry *(*)(int32_t *);
+  auto entries =
+      reinterpret_cast<EntriesFn>(dlsym(bundle, "threadbind_bundle_entries"));
+  if (!entries) {
+    error = path + " is not a ThreadBind bundle (no threadbind_bundle_entries)";
+    return nullptr;
+  }
+  return entries(&count);
+}

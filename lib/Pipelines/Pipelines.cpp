@@ -103,7 +103,12 @@ void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
 }
 
 void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
-                                   unsigned optLevel) {
+                                   unsigned optLevel, bool fpContraction) {
+  // Without this, constants defined outside a launch (loop bounds of an
+  // inner scf.for, say) become kernel parameters and LLVM cannot unroll.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  if (fpContraction)
+    pm.addPass(createAllowFPContractionPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModulesPass());
   GpuNVVMAttachTargetOptions target;
@@ -145,7 +150,7 @@ LogicalResult threadbind::buildToPTXPipeline(
     return errorHandler("opt-level must be 0 to 3");
   buildNormalizePipeline(pm);
   buildMapStage(pm, options.toPassOptions());
-  buildOutlineStage(pm, *chip, options.optLevel);
+  buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
   buildDeviceLoweringStage(pm);
   buildSerializeStage(pm, "isa");
   return success();

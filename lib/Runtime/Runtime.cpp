@@ -376,6 +376,44 @@ int64_t blocksPerMultiprocessor(CUfunction function, int64_t threads,
   return std::min(byThreads, limit);
 }
 
+/// Runs `enqueue` on the default stream between two events and returns the
+/// elapsed time, or a negative value on failure.
+template <typename Fn>
+double timeOnDefaultStream(Fn enqueue) {
+  State &s = state();
+  CUevent start = nullptr, stop = nullptr;
+  double ms = -1;
+  if (check(s.cu.cuEventCreate(&start, kEventDefault), "cuEventCreate") &&
+      check(s.cu.cuEventCreate(&stop, kEventDefault), "cuEventCreate") &&
+      check(s.cu.cuEventRecord(start, nullptr), "cuEventRecord") &&
+      enqueue() && check(s.cu.cuEventRecord(stop, nullptr), "cuEventRecord") &&
+      check(s.cu.cuEventSynchronize(stop), "cuEventSynchronize")) {
+    float elapsed = 0;
+    if (check(s.cu.cuEventElapsedTime(&elapsed, start, stop),
+              "cuEventElapsedTime"))
+      ms = elapsed;
+  }
+  if (start)
+    check(s.cu.cuEventDestroy(start), "cuEventDestroy");
+  if (stop)
+    check(s.cu.cuEventDestroy(stop), "cuEventDestroy");
+  return ms;
+}
+
+/// Finds `name` in `module`, loading the module first if needed.
+CUfunction lookupFunction(Module *module, const char *name) {
+  if (!module || !loadModule(*module))
+    return nullptr;
+  State &s = state();
+  CUfunction function = nullptr;
+  if (!check(s.cu.cuModuleGetFunction(&function, module->handle, name),
+             "cuModuleGetFunction"))
+    return nullptr;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.functions[function].name = name;
+  return function;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -471,6 +509,59 @@ int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock) {
   return threadbind_grid_blocks(nullptr, threadsPerBlock, 0);
 }
 
+int threadbind_module_load(const void *image, void **module) {
+  *module = nullptr;
+  if (!ready())
+    return 1;
+  Module *m = new Module();
+  m->image = image;
+  // PTX is text; a cubin starts with the ELF magic.
+  m->isPtx = std::memcmp(image, "\x7f" "ELF", 4) != 0;
+  if (!loadModule(*m)) {
+    delete m;
+    return 1;
+  }
+  *module = m;
+  return 0;
+}
+
+int threadbind_module_function(void *module, const char *name,
+                               void **function) {
+  *function = lookupFunction(static_cast<Module *>(module), name);
+  return *function ? 0 : 1;
+}
+
+
+int threadbind_launch_timed(void *function, const int64_t grid[3],
+                            const int64_t block[3], void **args,
+                            double *milliseconds) {
+  if (!ready() || !function)
+    return 1;
+  State &s = state();
+  *milliseconds = timeOnDefaultStream([&] {
+    return check(s.cu.cuLaunchKernel(static_cast<CUfunction>(function),
+                                     grid[0], grid[1], grid[2], block[0],
+                                     block[1], block[2], 0, nullptr, args,
+                                     nullptr),
+                 "cuLaunchKernel");
+  });
+  return *milliseconds < 0 ? 1 : 0;
+}
+
+int threadbind_copy_device_timed(void *dst, const void *src, size_t bytes,
+                                 double *milliseconds) {
+  if (!ready())
+    return 1;
+  State &s = state();
+  *milliseconds = timeOnDefaultStream([&] {
+    return check(s.cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                                    reinterpret_cast<CUdeviceptr>(src), bytes,
+                                    nullptr),
+                 "cuMemcpyAsync");
+  });
+  return *milliseconds < 0 ? 1 : 0;
+}
+
 void threadbind_set_launch_timing(int enabled) { state().timing = enabled; }
 
 int64_t threadbind_launch_count(void) {
@@ -539,17 +630,7 @@ void mgpuModuleUnload(void *handle) {
 }
 
 void *mgpuModuleGetFunction(void *handle, const char *name) {
-  Module *module = static_cast<Module *>(handle);
-  if (!module || !loadModule(*module))
-    return nullptr;
-  State &s = state();
-  CUfunction function = nullptr;
-  if (!check(s.cu.cuModuleGetFunction(&function, module->handle, name),
-             "cuModuleGetFunction"))
-    return nullptr;
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.functions[function].name = name;
-  return function;
+  return lookupFunction(static_cast<Module *>(handle), name);
 }
 
 void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,

@@ -78,6 +78,11 @@ cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
 cl::opt<unsigned> optLevel("opt-level",
                            cl::desc("LLVM optimisation level for the device"),
                            cl::init(3), cl::cat(category));
+cl::opt<bool> fpContract(
+    "fp-contract",
+    cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
+             "default (--fp-contract=false keeps every rounding)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string>
     manifestFilename("manifest",
                      cl::desc("Where to write the JSON launch manifest "
@@ -384,7 +389,7 @@ int main(int argc, char **argv) {
                                                           : ArrayRef<int64_t>());
   }
   auto outlinePm = PassManager::on<ModuleOp>(&context);
-  buildOutlineStage(outlinePm, *chip, optLevel);
+  buildOutlineStage(outlinePm, *chip, optLevel, fpContract);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
   buildDeviceLoweringStage(lowerPm);
   buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa");

@@ -81,6 +81,11 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimisation level (0-3)"),
                             llvm::cl::init(3)};
+  Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
+                     "does by default"),
+      llvm::cl::init(true)};
 };
 
 /// A chip ThreadBind compiles for and the PTX ISA version it is given: the
@@ -122,10 +127,12 @@ void buildUpstreamMapStage(OpPassManager &pm, ArrayRef<int64_t> tileSizes);
 void buildMapToGPUPipeline(OpPassManager &pm,
                            const MapToGPUPipelineOptions &options);
 
-/// Outlines every gpu.launch into one gpu.module and attaches the NVVM
-/// target for `chip`.
+/// Moves the constants and index computations a launch uses into it, so
+/// kernels see them (loop bounds known, fewer parameters); lets kernels fuse
+/// multiply-add when `fpContraction`; outlines every gpu.launch into one
+/// gpu.module and attaches the NVVM target for `chip`.
 void buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
-                       unsigned optLevel);
+                       unsigned optLevel, bool fpContraction);
 
 /// Lowers control flow everywhere and the gpu.module to the NVVM and LLVM
 /// dialects.

@@ -74,6 +74,21 @@ int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
 /* The query grid-stride launches make before launching. */
 int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock);
 
+/* Kernels not made by ThreadBind (hand-written CUDA, for comparison):
+ * load a cubin or a NUL-terminated PTX image, find a kernel, launch it on
+ * the default stream and wait, timing it with events. Return 0 on success. */
+int threadbind_module_load(const void *image, void **module);
+int threadbind_module_function(void *module, const char *name,
+                               void **function);
+int threadbind_launch_timed(void *function, const int64_t grid[3],
+                            const int64_t block[3], void **args,
+                            double *milliseconds);
+
+/* A device-to-device copy on the default stream, timed with events: the
+ * bandwidth limit benchmarks compare against. */
+int threadbind_copy_device_timed(void *dst, const void *src, size_t bytes,
+                                 double *milliseconds);
+
 /* Every kernel launch is recorded, with the kernel's resources. */
 typedef struct ThreadBindLaunchRecord {
   char kernel[128];

@@ -95,6 +95,23 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
   ];
 }
 
+def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
+  let summary = "Let floating-point multiplies and adds in kernels fuse into FMA";
+  let description = [{
+    Adds the `contract` fast-math flag to every `arith.mulf`, `arith.addf`
+    and `arith.subf` inside a `gpu.launch` body or a `gpu.func`, so the NVPTX
+    backend may fuse a multiply and a dependent add into one `fma.rn`
+    instruction: one rounding instead of two, half the latency. This is
+    what nvcc does by default (`--fmad=true`); results can differ from an
+    unfused computation in the last bits. Host code is left alone, so a CPU
+    reference keeps its own rounding.
+  }];
+  let statistics = [
+    Statistic<"numOpsMarked", "ops-marked",
+              "Number of float ops given the contract flag">
+  ];
+}
+
 def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   let summary = "Merge every gpu.module into one, so a program is one PTX";
   let description = [{

@@ -26,3 +26,14 @@
 // PTX90-DAG: .entry two_loops_kernel_0(
 // PTX80: .version 7.0
 // PTX80: .target sm_80
+
+// a * x + y fuses into one FMA unless --fp-contract=false.
+// RUN: threadbind-compile %S/Inputs/kernels.mlir -o - | FileCheck %s --check-prefix=FMA
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --fp-contract=false -o - | FileCheck %s --check-prefix=NOFMA
+// FMA-LABEL: .entry axpy_kernel(
+// FMA: fma.rn.f32
+// NOFMA-LABEL: .entry axpy_kernel(
+// NOFMA-NOT: fma.rn.f32
+// NOFMA: mul.rn.f32
+// NOFMA: add.rn.f32
+// NOFMA-LABEL: .entry two_loops_kernel(

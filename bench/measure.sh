@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+#===- bench/measure.sh - Run the benchmark suite on a GPU ----------------===#
+#
+# Run from a directory made by bench/stage.sh, on a machine with an NVIDIA
+# GPU and its driver: times every kernel, size and system of suite.txt with
+# threadbind-bench and writes the log (RESULT lines) to the file given, or
+# stdout. bench/report.py turns the log into tables and plots.
+#
+#===----------------------------------------------------------------------===#
+
+set -uo pipefail
+STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LOG=${1:-/dev/stdout}
+{
+  echo "DATE $(date -u +%F)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+    --format=csv,noheader 2>/dev/null | sed 's/^/GPU /'
+  "$STAGE/bin/threadbind-bench" "$STAGE/suite.txt" --stage "$STAGE" \
+    --runs "${RUNS:-30}" --warmup "${WARMUP:-5}" ${ONLY:+--only "$ONLY"}
+} 2>&1 | tee "$LOG"

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+#===- bench/run.sh - The benchmark suite in one command ------------------===#
+#
+# On a machine with the toolchain and a GPU: build, stage, measure, report.
+#   bench/run.sh            -> bench/results/<date>-<gpu>.md and PNG plots
+# In two steps, across two machines:
+#   bench/stage.sh DIR                      (toolchain machine)
+#   DIR/measure.sh log.txt                  (GPU machine, driver only)
+#   /usr/bin/python3 bench/report.py log.txt  (back on the first)
+#
+#===----------------------------------------------------------------------===#
+
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+STAGE=$ROOT/.device/bench
+bash "$ROOT/bench/stage.sh" "$STAGE"
+LOG=$(mktemp)
+bash "$STAGE/measure.sh" "$LOG"
+/usr/bin/python3 "$ROOT/bench/report.py" "$LOG" --out-dir "$ROOT/bench/results"

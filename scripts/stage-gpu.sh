@@ -3,7 +3,7 @@
 #
 # Compiles the examples and the mapping benchmark kernels into bundles and
 # copies them, with threadbind-run and libThreadBindRuntime.so, into one
-# directory (default .device/) that runs on a machine with only the CUDA
+# directory (default .device/check) that runs on a machine with only the CUDA
 # driver: copy it there and run `scripts/gpu-check.sh` from it.
 #
 #===----------------------------------------------------------------------===#
@@ -11,7 +11,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-STAGE=${1:-$THREADBIND_ROOT/.device}
+STAGE=${1:-$THREADBIND_ROOT/.device/check}
 rm -rf "$STAGE"
 mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/examples" "$STAGE/mapping" \
   "$STAGE/scripts"

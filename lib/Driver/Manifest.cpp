@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -56,6 +57,14 @@ static std::string describe(Value value, unsigned depth) {
       os << describe(v, depth + 1);
     });
     return llvm::formatv("{0}({1})", callOp.getCallee(), args);
+  }
+  if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+    // A string global, such as the kernel name of a bound grid query.
+    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+        SymbolTable::lookupNearestSymbolFrom(op, address.getGlobalNameAttr()));
+    if (auto text = global ? dyn_cast_or_null<StringAttr>(global.getValueOrNull())
+                           : StringAttr())
+      return ("\"" + text.getValue().rtrim('\0') + "\"").str();
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))

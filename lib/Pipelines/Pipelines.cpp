@@ -111,6 +111,8 @@ void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
     pm.addPass(createAllowFPContractionPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModulesPass());
+  // Kernel names are final now: grid queries can say whose grid they size.
+  pm.addPass(createBindGridQueriesPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = chip.name.str();
   target.features = chip.getFeatures();

@@ -47,6 +47,7 @@ using CUevent = CUevent_st *;
 
 constexpr CUresult kSuccess = 0;
 constexpr CUresult kErrorDeinitialized = 4;
+constexpr CUresult kErrorNotFound = 500;
 constexpr int kAttrMultiprocessorCount = 16;
 constexpr int kAttrL2CacheSize = 38;
 constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
@@ -138,6 +139,9 @@ struct State {
   std::vector<CUstream> freeStreams;
   std::unordered_map<CUfunction, FunctionInfo> functions;
   std::vector<Launch> launches;
+  /// Modules the lowered host code registered, to find kernels by name.
+  std::vector<Module *> modules;
+  std::unordered_map<std::string, int64_t> residentBlocks;
   bool timing = false;
   int defaultDevice = -1;
 };
@@ -509,6 +513,40 @@ int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock) {
   return threadbind_grid_blocks(nullptr, threadsPerBlock, 0);
 }
 
+int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
+                                          const char *kernel) {
+  if (!ready())
+    return 1;
+  State &s = state();
+  std::string key = std::string(kernel) + "/" + std::to_string(threadsPerBlock);
+  std::vector<Module *> modules;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto cached = s.residentBlocks.find(key);
+    if (cached != s.residentBlocks.end())
+      return cached->second;
+    modules = s.modules;
+  }
+  CUfunction function = nullptr;
+  for (Module *module : modules) {
+    if (!loadModule(*module))
+      continue;
+    CUresult result =
+        s.cu.cuModuleGetFunction(&function, module->handle, kernel);
+    if (result == kSuccess)
+      break;
+    function = nullptr;
+    if (result != kErrorNotFound)
+      check(result, "cuModuleGetFunction");
+  }
+  // A kernel not found (not loaded by this process) falls back to the SM
+  // limits, like the query that does not name one.
+  int64_t blocks = threadbind_grid_blocks(function, threadsPerBlock, 0);
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.residentBlocks[key] = blocks;
+  return blocks;
+}
+
 int threadbind_module_load(const void *image, void **module) {
   *module = nullptr;
   if (!ready())
@@ -603,22 +641,33 @@ void threadbind_clear_launches(void) {
 // What host code lowered by MLIR's gpu-to-llvm calls.
 //===----------------------------------------------------------------------===//
 
-void *mgpuModuleLoad(void *data, size_t /*size*/) {
+static Module *registerModule(const void *image, bool isPtx, int optLevel) {
   Module *module = new Module();
-  module->image = data;
+  module->image = image;
+  module->isPtx = isPtx;
+  module->optLevel = optLevel;
+  std::lock_guard<std::mutex> lock(state().mutex);
+  state().modules.push_back(module);
   return module;
 }
 
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  return registerModule(data, /*isPtx=*/false, 3);
+}
+
 void *mgpuModuleLoadJIT(void *data, int optLevel) {
-  Module *module = new Module();
-  module->image = data;
-  module->isPtx = true;
-  module->optLevel = optLevel;
-  return module;
+  return registerModule(data, /*isPtx=*/true, optLevel);
 }
 
 void mgpuModuleUnload(void *handle) {
   Module *module = static_cast<Module *>(handle);
+  {
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.modules.erase(std::remove(s.modules.begin(), s.modules.end(), module),
+                    s.modules.end());
+    s.residentBlocks.clear();
+  }
   if (module && module->handle) {
     // Bundles unload from a global destructor; at process exit the driver
     // may already have torn the context down, which freed the module too.

@@ -460,15 +460,26 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
                          : one);
   }
   SmallVector<Value, 3> grid(3);
-  grid[1] = ib.minu(needed[1], ib.cst(GpuLimits::kMaxGridDim[1]));
-  grid[2] = ib.minu(needed[2], ib.cst(GpuLimits::kMaxGridDim[2]));
-  Value gridX = needed[0];
   if (options.gridPolicy == GridPolicy::GridStride) {
-    // The cap is for the whole grid; y and z already took their share.
-    Value cap = gridCap(ib, options, plan.blockShape);
-    gridX = ib.minu(gridX, ib.maxu(ib.divu(cap, ib.mul(grid[1], grid[2])), one));
+    // The cap is for the whole grid: x takes what it needs of it first, then
+    // y and z share what is left, so no dimension's blocks outnumber the
+    // resident ones (which would run as a second, mostly empty wave).
+    Value left = gridCap(ib, options, plan.blockShape);
+    for (unsigned g = 0; g < 3; ++g) {
+      if (g >= numGroups) {
+        grid[g] = one;
+        continue;
+      }
+      grid[g] = ib.maxu(
+          ib.minu(ib.minu(needed[g], left), ib.cst(GpuLimits::kMaxGridDim[g])),
+          one);
+      if (g + 1 < numGroups)
+        left = ib.maxu(ib.divu(left, grid[g]), one);
+    }
+  } else {
+    for (unsigned g = 0; g < 3; ++g)
+      grid[g] = ib.minu(needed[g], ib.cst(GpuLimits::kMaxGridDim[g]));
   }
-  grid[0] = ib.minu(gridX, ib.cst(GpuLimits::kMaxGridDim[0]));
 
   gpu::LaunchOp launch =
       createLaunch(rewriter, loc, grid, blockSizes, options.gridPolicy);

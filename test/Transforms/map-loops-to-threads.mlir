@@ -175,20 +175,25 @@ func.func @four_d(%a: memref<?x?x?x?xf32>, %e0: index, %e1: index, %e2: index, %
 
 // -----
 
-// A zero-trip static loop still launches one block, whose loop runs no
-// iteration; y and z grids are capped at 65535.
+// A zero-trip static loop still launches one block per dimension, whose
+// loops run no iteration; the host's block cap is shared x first, then y,
+// and y stays within 65535.
 // CHECK-LABEL: func.func @zero_trip
-// CHECK-DAG: %[[C65535:.*]] = arith.constant 65535 : index
+// CHECK: %[[CAP:.*]] = call @threadbind_max_resident_blocks
+// CHECK: %[[X0:.*]] = arith.minui %{{.*}}, %[[CAP]] : index
+// CHECK: %[[X1:.*]] = arith.minui %[[X0]], %{{.*}} : index
+// CHECK: %[[GX:.*]] = arith.maxui %[[X1]], %{{.*}} : index
+// CHECK: %[[LEFT:.*]] = arith.divui %[[CAP]], %[[GX]] : index
+// CHECK: %[[C65535:.*]] = arith.constant 65535 : index
 // CHECK: arith.minui %{{.*}}, %[[C65535]] : index
-// CHECK: arith.maxui
-// CHECK: gpu.launch
-func.func @zero_trip(%a: memref<16xf32>) {
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GX]],
+func.func @zero_trip(%a: memref<16x16xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c5 = arith.constant 5 : index
   %f = arith.constant 2.0 : f32
-  scf.parallel (%i) = (%c5) to (%c0) step (%c1) {
-    memref.store %f, %a[%i] : memref<16xf32>
+  scf.parallel (%i, %j) = (%c5, %c5) to (%c0, %c0) step (%c1, %c1) {
+    memref.store %f, %a[%i, %j] : memref<16x16xf32>
   }
   return
 }

@@ -71,8 +71,13 @@ int threadbind_synchronize(void);
 int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
                                int64_t workBlocks);
 
-/* The query grid-stride launches make before launching. */
+/* The query grid-stride launches make before launching: from the SM's
+ * thread and block limits alone, or, once the compiler knows the kernel,
+ * from that kernel's occupancy (found by name in the modules the bundle
+ * loaded; answers are cached). */
 int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock);
+int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
+                                          const char *kernel);
 
 /* Kernels not made by ThreadBind (hand-written CUDA, for comparison):
  * load a cubin or a NUL-terminated PTX image, find a kernel, launch it on

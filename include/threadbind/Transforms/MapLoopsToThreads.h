@@ -55,6 +55,11 @@ struct GpuLimits {
 inline constexpr llvm::StringLiteral kMaxResidentBlocksFn =
     "threadbind_max_resident_blocks";
 
+/// The same query once kernels are outlined: `(threads per block, kernel
+/// name as a NUL-terminated string) -> blocks`; see BindGridQueriesPass.
+inline constexpr llvm::StringLiteral kKernelResidentBlocksFn =
+    "threadbind_kernel_resident_blocks";
+
 /// The user's choices; zero or empty means "decide".
 struct LoopMappingOptions {
   int64_t threadsPerBlock = 256;

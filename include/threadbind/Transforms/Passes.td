@@ -112,6 +112,26 @@ def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
   ];
 }
 
+def BindGridQueriesPass : Pass<"threadbind-bind-grid-queries", "ModuleOp"> {
+  let summary = "Tell each grid-size query which kernel it sizes";
+  let description = [{
+    A grid-stride launch sizes its grid with
+    `threadbind_max_resident_blocks(threads per block)`, asked before the
+    kernel exists. Once kernels are outlined, this pass rewrites each query
+    that feeds exactly one `gpu.launch_func` into
+    `threadbind_kernel_resident_blocks(threads per block, kernel name)`, so
+    the runtime can answer from that kernel's own occupancy (registers and
+    shared memory included) instead of the SM's thread limit alone. The
+    name is a private string global. Queries that feed no launch, or more
+    than one, are left as they are.
+  }];
+  let dependentDialects = ["func::FuncDialect", "LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numQueriesBound", "queries-bound",
+              "Number of grid-size queries bound to their kernel">
+  ];
+}
+
 def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   let summary = "Merge every gpu.module into one, so a program is one PTX";
   let description = [{

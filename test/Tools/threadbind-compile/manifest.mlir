@@ -18,7 +18,7 @@
 // CHECK: "module": "threadbind_kernels",
 // CHECK: "host_function": "axpy",
 // CHECK: "grid": [
-// CHECK-NEXT: "min(min(max(ceildiv(max(dim(arg1, 0), 0), 256), 1), max(threadbind_max_resident_blocks(256), 1)), 2147483647)",
+// CHECK-NEXT: "max(min(min(max(ceildiv(max(dim(arg1, 0), 0), 256), 1), threadbind_kernel_resident_blocks(256, \"axpy_kernel\")), 2147483647), 1)",
 // CHECK-NEXT: 1,
 // CHECK-NEXT: 1
 // CHECK: "grid_policy": "grid-stride",

@@ -47,4 +47,19 @@ def TestEmulateGPULaunchPass : Pass<"threadbind-test-emulate-gpu-launch"> {
   ];
 }
 
+def TestPrintUniformityPass : Pass<"threadbind-test-print-uniformity"> {
+  let summary = "Report the uniformity analysis as remarks";
+  let description = [{
+    Runs the uniformity analysis and reports, for every op in GPU code (a
+    gpu.launch body or a gpu.func), the uniformity of each result
+    (`uniformity: ...`) and, for branching ops, what the branch decides on
+    (`branch: ...`), with the operation the level comes from. With
+    `tagged-only`, only ops carrying a `tag` attribute are reported.
+  }];
+  let options = [
+    Option<"taggedOnly", "tagged-only", "bool", "false",
+           "Report only ops with a `tag` attribute">
+  ];
+}
+
 #endif // THREADBIND_TEST_PASSES

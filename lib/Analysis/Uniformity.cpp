@@ -426,3 +426,22 @@ threadbind::getBranchUniformity(const DataFlowSolver &solver, Operation *op) {
     return read(switchOp.getFlag());
   return std::nullopt;
 }
+
+FailureOr<SmallVector<DivergentBranch>>
+threadbind::findDivergentBranches(Operation *root) {
+  DataFlowSolver solver;
+  loadUniformityAnalysis(solver);
+  if (failed(solver.initializeAndRun(root)))
+    return failure();
+  SmallVector<DivergentBranch> branches;
+  // Pre-order, so a report reads in source order, outer loops first.
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!op->getParentOfType<gpu::LaunchOp>() &&
+        !op->getParentOfType<gpu::GPUFuncOp>())
+      return;
+    std::optional<UniformityValue> decision = getBranchUniformity(solver, op);
+    if (decision && decision->getLevel() == UniformityLevel::Divergent)
+      branches.push_back({op, *decision});
+  });
+  return branches;
+}

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Analysis/Uniformity.h"
 #include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Ptxas.h"
@@ -24,6 +25,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -96,6 +98,11 @@ cl::opt<bool> printPipeline("print-pipeline",
                             cl::cat(category));
 cl::opt<bool> timing("timing", cl::desc("Report MLIR pass timing on stderr"),
                      cl::cat(category));
+cl::opt<bool> reportDivergence(
+    "report-divergence",
+    cl::desc("Report every divergent branch of the bound kernels, with its "
+             "location and the value it depends on"),
+    cl::cat(category));
 
 // The mapping options, passed to threadbind-map-loops-to-threads as is.
 cl::opt<int64_t> threadsPerBlock("threads-per-block",
@@ -424,6 +431,31 @@ int main(int argc, char **argv) {
         << "nothing to map: no scf.parallel, scf.forall, affine.parallel or "
            "linalg op on memrefs outside a gpu.launch";
     return 1;
+  }
+  if (reportDivergence) {
+    FailureOr<SmallVector<DivergentBranch>> branches =
+        findDivergentBranches(*module);
+    if (failed(branches))
+      return fail("the uniformity analysis failed");
+    for (const DivergentBranch &b : *branches) {
+      bool loop = isa<LoopLikeOpInterface>(b.branch);
+      InFlightDiagnostic remark =
+          b.branch->emitRemark("divergent '")
+          << b.branch->getName() << "': threads of a warp can "
+          << (loop ? "leave it after different iterations"
+                   : "take different sides");
+      Operation *source = b.cause.getSource();
+      if (!source)
+        continue;
+      if (isa<gpu::LaunchOp>(source))
+        remark.attachNote(source->getLoc())
+            << "it depends on the thread ids of this 'gpu.launch'";
+      else
+        remark.attachNote(source->getLoc())
+            << "it depends on this '" << source->getName() << "'";
+    }
+    llvm::errs() << "threadbind-compile: " << branches->size()
+                 << " divergent branch(es)\n";
   }
   if (emitKind == EmitKind::MLIR) {
     module->print(output->os());

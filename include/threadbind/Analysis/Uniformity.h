@@ -124,6 +124,16 @@ bool isWarpUniform(const DataFlowSolver &solver, Value value);
 std::optional<UniformityValue> getBranchUniformity(const DataFlowSolver &solver,
                                                    Operation *op);
 
+/// A branch whose threads can take different sides, and why.
+struct DivergentBranch {
+  Operation *branch;
+  UniformityValue cause;
+};
+
+/// Runs the analysis on `root` and returns every branching op in GPU code
+/// whose decision is divergent, outer ops first. Fails if the solver does.
+FailureOr<SmallVector<DivergentBranch>> findDivergentBranches(Operation *root);
+
 /// The block shape of the GPU code around `op`, when it is known: the
 /// constant sizes of the enclosing gpu.launch or the known_block_size of
 /// the enclosing gpu.func.

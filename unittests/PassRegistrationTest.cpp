@@ -26,9 +26,12 @@ TEST(PassRegistrationTest, TestPassesAreRegisteredUnderTheProjectPrefix) {
 
 TEST(PassRegistrationTest, PassesAndPipelinesAreRegistered) {
   threadbind::registerAllPasses();
-  for (StringRef name : {"threadbind-map-loops-to-threads"})
+  for (StringRef name :
+       {"threadbind-map-loops-to-threads", "threadbind-merge-gpu-modules",
+        "threadbind-allow-fp-contraction", "threadbind-bind-grid-queries"})
     EXPECT_NE(PassInfo::lookup(name), nullptr) << name.str();
-  for (StringRef name : {"threadbind-normalize", "threadbind-map-to-gpu"})
+  for (StringRef name : {"threadbind-normalize", "threadbind-map-to-gpu",
+                         "threadbind-to-ptx"})
     EXPECT_NE(PassPipelineInfo::lookup(name), nullptr) << name.str();
 }
 

@@ -188,3 +188,35 @@ func.func @launch(%a: memref<?xf32>, %x: f32) {
   }
   return
 }
+
+// -----
+
+// scf.while on a divergent condition: its results diverge; cf.cond_br is
+// classified by its condition.
+gpu.module @while_and_cf {
+  gpu.func @k(%n: index) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tx = gpu.thread_id x
+    %c1 = arith.constant 1 : index
+    // expected-remark @below {{uniformity: divergent (from 'gpu.thread_id')}}
+    // expected-remark @below {{branch: divergent (from 'gpu.thread_id')}}
+    %r = scf.while (%v = %c1) : (index) -> index {
+      %go = arith.cmpi ult, %v, %tx : index
+      scf.condition(%go) %v : index
+    } do {
+    ^bb0(%w: index):
+      %next = arith.addi %w, %c1 : index
+      scf.yield %next : index
+    } attributes {tag}
+    %small = arith.cmpi ult, %n, %c1 : index
+    // expected-remark @below {{branch: uniform}}
+    cf.cond_br %small, ^a, ^b {tag}
+  ^a:
+    gpu.return
+  ^b:
+    %odd = arith.cmpi ult, %tx, %c1 : index
+    // expected-remark @below {{branch: divergent (from 'gpu.thread_id')}}
+    cf.cond_br %odd, ^a, ^c {tag}
+  ^c:
+    gpu.return
+  }
+}

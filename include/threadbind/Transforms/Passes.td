@@ -132,6 +132,41 @@ def BindGridQueriesPass : Pass<"threadbind-bind-grid-queries", "ModuleOp"> {
   ];
 }
 
+def UnswitchUniformConditionsPass
+    : Pass<"threadbind-unswitch-uniform-conditions"> {
+  let summary = "Hoist uniform, loop-invariant conditions out of GPU loops";
+  let description = [{
+    Versions a loop in GPU code (`scf.for`, `scf.while`, the grid-stride
+    loops of a bound kernel) on the condition of an `scf.if` inside it
+    when that condition is loop-invariant and not divergent:
+    `scf.if %c { loop with the then-side } else { loop with the else-side }`.
+    The check then runs once per thread instead of once per iteration, and
+    each version's body is straight-line code that LLVM can schedule and
+    vectorise. Because the condition is the same across a warp, the two
+    versions never split a warp.
+
+    The condition is hoisted out of the outermost loop it is invariant to.
+    The uniformity analysis is rerun after each change. A loop is versioned
+    only while it holds at most `max-loop-ops` operations, and at most
+    `max-conditions` conditions are hoisted per kernel. Zero-trip loops keep
+    their meaning: neither version runs an iteration. With `remarks`, every
+    decision is reported: unswitched, or left alone and why.
+  }];
+  let dependentDialects = ["scf::SCFDialect"];
+  let options = [
+    Option<"maxLoopOps", "max-loop-ops", "unsigned", "200",
+           "Largest loop, in operations, that may be duplicated">,
+    Option<"maxConditions", "max-conditions", "unsigned", "4",
+           "Most conditions hoisted per kernel">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report every decision as a remark">
+  ];
+  let statistics = [
+    Statistic<"numUnswitched", "loops-unswitched",
+              "Number of loops versioned on a uniform condition">
+  ];
+}
+
 def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   let summary = "Merge every gpu.module into one, so a program is one PTX";
   let description = [{

@@ -31,8 +31,10 @@ while read -r name rest; do
   [[ -z $name || $name == \#* ]] && continue
   file=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' <<<"$rest")
   tile=$(sed -n 's/.*tile=\([^ ]*\).*/\1/p' <<<"$rest")
+  flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$rest" | tr ',' ' ')
   src=$ROOT/bench/kernels/$file
-  threadbind-compile "$src" --chip "$CHIP" --emit bundle \
+  # shellcheck disable=SC2086
+  threadbind-compile "$src" --chip "$CHIP" --emit bundle $flags \
     -o "$STAGE/$name-threadbind.so"
   threadbind-compile "$src" --chip "$CHIP" --emit bundle --mapper=upstream \
     -o "$STAGE/$name-upstream.so"

@@ -96,6 +96,12 @@ void threadbind::buildUpstreamMapStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
+                                              bool unswitch) {
+  if (unswitch)
+    pm.addPass(createUnswitchUniformConditionsPass());
+}
+
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
                                        const MapToGPUPipelineOptions &options) {
   buildNormalizePipeline(pm);
@@ -152,6 +158,7 @@ LogicalResult threadbind::buildToPTXPipeline(
     return errorHandler("opt-level must be 0 to 3");
   buildNormalizePipeline(pm);
   buildMapStage(pm, options.toPassOptions());
+  buildKernelOptimizationStage(pm, options.unswitch);
   buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
   buildDeviceLoweringStage(pm);
   buildSerializeStage(pm, "isa");

@@ -80,6 +80,11 @@ cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
 cl::opt<unsigned> optLevel("opt-level",
                            cl::desc("LLVM optimisation level for the device"),
                            cl::init(3), cl::cat(category));
+cl::opt<bool> unswitch(
+    "unswitch",
+    cl::desc("Hoist uniform, loop-invariant conditions out of GPU loops "
+             "(--unswitch=false keeps them in)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fpContract(
     "fp-contract",
     cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
@@ -387,6 +392,7 @@ int main(int argc, char **argv) {
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions);
+    buildKernelOptimizationStage(mapPm, unswitch);
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())

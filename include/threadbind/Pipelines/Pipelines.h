@@ -81,6 +81,11 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimisation level (0-3)"),
                             llvm::cl::init(3)};
+  Option<bool> unswitch{
+      *this, "unswitch",
+      llvm::cl::desc("Hoist uniform, loop-invariant conditions out of GPU "
+                     "loops"),
+      llvm::cl::init(true)};
   Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
@@ -122,6 +127,10 @@ void buildMapStage(OpPassManager &pm,
 /// `convert-parallel-loops-to-gpu`, after `scf-parallel-loop-tiling` with
 /// `tileSizes` (and `no-min-max-bounds`) when any are given.
 void buildUpstreamMapStage(OpPassManager &pm, ArrayRef<int64_t> tileSizes);
+
+/// Divergence-aware clean-up of the bound kernels: unswitching of uniform,
+/// loop-invariant conditions when `unswitch`.
+void buildKernelOptimizationStage(OpPassManager &pm, bool unswitch);
 
 /// `threadbind-map-to-gpu`: normalise, then the map stage.
 void buildMapToGPUPipeline(OpPassManager &pm,

@@ -1,7 +1,12 @@
 // --report-divergence lists every divergent branch of the bound kernels
 // with what it depends on; uniform branches (on a kernel argument) are not
 // listed.
-// RUN: threadbind-compile %S/Inputs/divergence.mlir --report-divergence -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
+// RUN: threadbind-compile %S/Inputs/divergence.mlir --unswitch=false --report-divergence -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s
+// With unswitching (the default) the uniform flag leaves the loop, which
+// then exists twice, each copy with its divergent exit and branch.
+// RUN: threadbind-compile %S/Inputs/divergence.mlir --report-divergence -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNSWITCHED
+// UNSWITCHED-COUNT-2: remark: divergent 'scf.for'
+// UNSWITCHED: threadbind-compile: 4 divergent branch(es)
 
 // CHECK: divergence.mlir:9:3: remark: divergent 'scf.for': threads of a warp can leave it after different iterations
 // CHECK: divergence.mlir:9:3: note: it depends on the thread ids of this 'gpu.launch'

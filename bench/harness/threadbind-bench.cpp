@@ -300,17 +300,9 @@ int main(int argc, char **argv) {
         for (int w = 0; w < warmup; ++w)
           entries[s]->gpu(pointers.data());
         std::vector<double> times;
-        for (int r = 0; r < count; ++r) {
-          int64_t before = threadbind_launch_count();
-          entries[s]->gpu(pointers.data());
-          double ms = 0;
-          for (int64_t l = before; l < threadbind_launch_count(); ++l) {
-            ThreadBindLaunchRecord record;
-            threadbind_launch_record(l, &record);
-            ms += record.milliseconds;
-          }
-          times.push_back(ms);
-        }
+        for (int r = 0; r < count; ++r)
+          times.push_back(
+              timeKernels([&] { entries[s]->gpu(pointers.data()); }));
         threadbind_clear_launches();
         printResult(k, sizeText, systems[s], "ok", summarise(times),
                     bytesMoved);

@@ -333,3 +333,13 @@ const ThreadBindEntry *threadbind::loadBundle(const std::string &path,
   }
   return entries(&count);
 }
+
+double threadbind::sumLaunchMilliseconds(int64_t first) {
+  double ms = 0;
+  for (int64_t l = first; l < threadbind_launch_count(); ++l) {
+    ThreadBindLaunchRecord record;
+    if (!threadbind_launch_record(l, &record) && record.milliseconds > 0)
+      ms += record.milliseconds;
+  }
+  return ms;
+}

@@ -461,15 +461,7 @@ int main(int argc, char **argv) {
     threadbind_synchronize();
     std::vector<double> times;
     for (int b = 0; b < o.bench; ++b) {
-      int64_t before = threadbind_launch_count();
-      call(entry->gpu, true);
-      double ms = 0;
-      for (int64_t l = before; l < threadbind_launch_count(); ++l) {
-        ThreadBindLaunchRecord r;
-        threadbind_launch_record(l, &r);
-        ms += r.milliseconds;
-      }
-      times.push_back(ms);
+      times.push_back(timeKernels([&] { call(entry->gpu, true); }));
     }
     if (failed())
       return kExitFailure;

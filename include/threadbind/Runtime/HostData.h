@@ -15,6 +15,7 @@
 #define THREADBIND_RUNTIME_HOSTDATA_H
 
 #include "threadbind/Runtime/Bundle.h"
+#include "threadbind/Runtime/Runtime.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -85,6 +86,12 @@ std::string shapeString(const std::vector<int64_t> &shape);
 /// "[3, 7]" for flat index `flat` of `shape`.
 std::string indexString(size_t flat, const std::vector<int64_t> &shape);
 
+/// Runs `call` (one call of a bundle entry) and returns the kernel time of
+/// the launches it made, in milliseconds, from the runtime's launch records.
+/// Launch timing must be on (threadbind_set_launch_timing).
+template <typename Call>
+double timeKernels(Call call);
+
 /// Loads the libThreadBindRuntime.so beside this executable (in ../lib)
 /// with global symbols, so bundles find it wherever the build was copied.
 void preloadRuntime();
@@ -92,6 +99,16 @@ void preloadRuntime();
 /// Loads a bundle and returns its entries, or null with `error` set.
 const ThreadBindEntry *loadBundle(const std::string &path, int32_t &count,
                                   std::string &error);
+
+/// The kernel time of launch records [first, end), in milliseconds.
+double sumLaunchMilliseconds(int64_t first);
+
+template <typename Call>
+double timeKernels(Call call) {
+  int64_t first = threadbind_launch_count();
+  call();
+  return sumLaunchMilliseconds(first);
+}
 
 } // namespace threadbind
 

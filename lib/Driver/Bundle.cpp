@@ -35,6 +35,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -120,13 +121,6 @@ static int accessOf(Value memref) {
   return access ? access : THREADBIND_READ;
 }
 
-static std::string typeString(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
 FailureOr<std::vector<BundleEntry>>
 threadbind::collectBundleEntries(ModuleOp module) {
   std::vector<BundleEntry> entries;
@@ -144,7 +138,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
     entry.name = func.getName().str();
     for (BlockArgument arg : func.getArguments()) {
       BundleArgument a;
-      a.mlirType = typeString(arg.getType());
+      a.mlirType = llvm::to_string(arg.getType());
       Type elementType = arg.getType();
       if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
         a.isMemRef = true;

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
@@ -115,13 +116,6 @@ static std::string ptxTypeOf(Type type) {
   return "unknown";
 }
 
-static std::string typeString(Type type) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  type.print(os);
-  return text;
-}
-
 SmallVector<std::string> threadbind::collectGridPolicies(ModuleOp module) {
   SmallVector<std::string> policies;
   module.walk([&](gpu::LaunchOp launch) {
@@ -145,7 +139,7 @@ threadbind::collectKernelManifests(ModuleOp module,
     for (unsigned i = 0, e = launch.getNumKernelOperands(); i < e; ++i) {
       Value operand = launch.getKernelOperand(i);
       std::string source = describeHostValue(operand);
-      std::string mlirType = typeString(operand.getType());
+      std::string mlirType = llvm::to_string(operand.getType());
       auto add = [&](StringRef ptxType, StringRef field,
                      std::optional<unsigned> dim) {
         k.params.push_back(

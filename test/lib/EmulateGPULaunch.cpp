@@ -15,11 +15,17 @@ using namespace mlir;
 
 namespace mlir::threadbind::test {
 
+/// The ops the emulator rewrites into host values or control flow: thread
+/// geometry queries and the launch terminator.
+static bool isReplacedOnHost(Operation *op) {
+  return isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
+             gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op);
+}
+
 /// Threads run one after another on the host, so ops through which threads
 /// observe each other, or which only exist on a device, cannot be emulated.
 static LogicalResult verifyBodyOp(Operation *op) {
-  if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
-          gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op))
+  if (isReplacedOnHost(op))
     return success();
   if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
           gpu::AllReduceOp>(op))
@@ -102,8 +108,7 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
 
   SmallVector<Operation *> deviceOps;
   region.walk([&](Operation *op) {
-    if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp,
-            gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op))
+    if (isReplacedOnHost(op))
       deviceOps.push_back(op);
   });
   for (Operation *op : deviceOps) {

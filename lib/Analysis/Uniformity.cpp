@@ -66,8 +66,10 @@ void UniformityValue::print(raw_ostream &os) const {
 
 std::optional<std::array<int64_t, 3>>
 threadbind::getKnownBlockSize(Operation *op) {
-  if (auto launch = dyn_cast<gpu::LaunchOp>(op) ? cast<gpu::LaunchOp>(op)
-                                                : op->getParentOfType<gpu::LaunchOp>()) {
+  auto launch = dyn_cast<gpu::LaunchOp>(op);
+  if (!launch)
+    launch = op->getParentOfType<gpu::LaunchOp>();
+  if (launch) {
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
     std::optional<int64_t> x = getConstantIntValue(block.x),
                            y = getConstantIntValue(block.y),

@@ -111,88 +111,57 @@ const char *threadbind::elementName(int type) {
 
 bool threadbind::isFloat(int type) { return type <= THREADBIND_F64; }
 
+/// Unaligned, aliasing-safe access to one element of a host buffer.
+template <typename T> static T loadAs(const char *p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+template <typename T> static void storeAs(char *p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
 double threadbind::load(const char *data, int type, size_t i) {
   const char *p = data + i * elementBytes(type);
   switch (type) {
-  case THREADBIND_F16: {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return halfToFloat(v);
-  }
-  case THREADBIND_BF16: {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return bf16ToFloat(v);
-  }
-  case THREADBIND_F32: {
-    float v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  case THREADBIND_F64: {
-    double v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
+  case THREADBIND_F16:
+    return halfToFloat(loadAs<uint16_t>(p));
+  case THREADBIND_BF16:
+    return bf16ToFloat(loadAs<uint16_t>(p));
+  case THREADBIND_F32:
+    return loadAs<float>(p);
+  case THREADBIND_F64:
+    return loadAs<double>(p);
   case THREADBIND_I8:
-    return static_cast<int8_t>(*p);
-  case THREADBIND_I16: {
-    int16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-  }
-  case THREADBIND_I32: {
-    int32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  default: {
-    int64_t v;
-    std::memcpy(&v, p, 8);
-    return static_cast<double>(v);
-  }
+    return loadAs<int8_t>(p);
+  case THREADBIND_I16:
+    return loadAs<int16_t>(p);
+  case THREADBIND_I32:
+    return loadAs<int32_t>(p);
+  default:
+    return static_cast<double>(loadAs<int64_t>(p));
   }
 }
 
 void threadbind::store(char *data, int type, size_t i, double value) {
   char *p = data + i * elementBytes(type);
   switch (type) {
-  case THREADBIND_F16: {
-    uint16_t v = floatToHalf(static_cast<float>(value));
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_BF16: {
-    uint16_t v = floatToBf16(static_cast<float>(value));
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_F32: {
-    float v = static_cast<float>(value);
-    std::memcpy(p, &v, 4);
-    return;
-  }
+  case THREADBIND_F16:
+    return storeAs(p, floatToHalf(static_cast<float>(value)));
+  case THREADBIND_BF16:
+    return storeAs(p, floatToBf16(static_cast<float>(value)));
+  case THREADBIND_F32:
+    return storeAs(p, static_cast<float>(value));
   case THREADBIND_F64:
-    std::memcpy(p, &value, 8);
-    return;
+    return storeAs(p, value);
   case THREADBIND_I8:
-    *p = static_cast<char>(static_cast<int8_t>(value));
-    return;
-  case THREADBIND_I16: {
-    int16_t v = static_cast<int16_t>(value);
-    std::memcpy(p, &v, 2);
-    return;
-  }
-  case THREADBIND_I32: {
-    int32_t v = static_cast<int32_t>(value);
-    std::memcpy(p, &v, 4);
-    return;
-  }
-  default: {
-    int64_t v = static_cast<int64_t>(value);
-    std::memcpy(p, &v, 8);
-    return;
-  }
+    return storeAs(p, static_cast<int8_t>(value));
+  case THREADBIND_I16:
+    return storeAs(p, static_cast<int16_t>(value));
+  case THREADBIND_I32:
+    return storeAs(p, static_cast<int32_t>(value));
+  default:
+    return storeAs(p, static_cast<int64_t>(value));
   }
 }
 

@@ -97,9 +97,15 @@ void threadbind::buildUpstreamMapStage(OpPassManager &pm,
 }
 
 void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
-                                              bool unswitch) {
+                                              bool unswitch,
+                                              bool predicate) {
+  // Unswitching first: it only moves uniform conditions, and predication
+  // only touches divergent ones, but versioned loops give predication
+  // straight-line bodies to work in.
   if (unswitch)
     pm.addPass(createUnswitchUniformConditionsPass());
+  if (predicate)
+    pm.addPass(createPredicateDivergentBranchesPass());
 }
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
@@ -158,7 +164,7 @@ LogicalResult threadbind::buildToPTXPipeline(
     return errorHandler("opt-level must be 0 to 3");
   buildNormalizePipeline(pm);
   buildMapStage(pm, options.toPassOptions());
-  buildKernelOptimizationStage(pm, options.unswitch);
+  buildKernelOptimizationStage(pm, options.unswitch, options.predicate);
   buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
   buildDeviceLoweringStage(pm);
   buildSerializeStage(pm, "isa");

@@ -85,6 +85,11 @@ cl::opt<bool> unswitch(
     cl::desc("Hoist uniform, loop-invariant conditions out of GPU loops "
              "(--unswitch=false keeps them in)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> predicate(
+    "predicate",
+    cl::desc("Turn small divergent branches in kernels into selects and "
+             "min/max (--predicate=false keeps them branches)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fpContract(
     "fp-contract",
     cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
@@ -392,7 +397,7 @@ int main(int argc, char **argv) {
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions);
-    buildKernelOptimizationStage(mapPm, unswitch);
+    buildKernelOptimizationStage(mapPm, unswitch, predicate);
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())

@@ -86,6 +86,11 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("Hoist uniform, loop-invariant conditions out of GPU "
                      "loops"),
       llvm::cl::init(true)};
+  Option<bool> predicate{
+      *this, "predicate",
+      llvm::cl::desc("Turn small divergent branches in kernels into selects "
+                     "and min/max"),
+      llvm::cl::init(true)};
   Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
@@ -129,8 +134,10 @@ void buildMapStage(OpPassManager &pm,
 void buildUpstreamMapStage(OpPassManager &pm, ArrayRef<int64_t> tileSizes);
 
 /// Divergence-aware clean-up of the bound kernels: unswitching of uniform,
-/// loop-invariant conditions when `unswitch`.
-void buildKernelOptimizationStage(OpPassManager &pm, bool unswitch);
+/// loop-invariant conditions when `unswitch`, then predication of small
+/// divergent branches when `predicate`.
+void buildKernelOptimizationStage(OpPassManager &pm, bool unswitch,
+                                  bool predicate);
 
 /// `threadbind-map-to-gpu`: normalise, then the map stage.
 void buildMapToGPUPipeline(OpPassManager &pm,

@@ -167,6 +167,62 @@ def UnswitchUniformConditionsPass
   ];
 }
 
+def PredicateDivergentBranchesPass
+    : Pass<"threadbind-predicate-divergent-branches"> {
+  let summary = "Turn small divergent branches in GPU code into selects";
+  let description = [{
+    A warp whose threads disagree on an `scf.if` runs both sides one after
+    the other with part of the warp masked off, paying for the branch on
+    top. When the condition is divergent (by the uniformity analysis) and
+    both sides are small and safe to run unconditionally, this pass runs
+    both and picks the results with `arith.select`: straight-line code, no
+    reconvergence.
+
+    A side is safe to run unconditionally when every operation in it is
+    pure (`arith` and friends; integer division is not, as it may trap), or
+    is a `memref.load` proven in bounds: the same memref at the same index
+    values is accessed in a block that runs whenever the `scf.if` runs, or
+    the indices are constants inside a static shape. A store under a
+    divergent condition stays guarded, except when both sides end with a
+    store to the same address: one store of the selected value replaces
+    them. Sides larger than `max-ops-per-side` operations stay a branch
+    (CUDA's guidance is that the compiler predicates up to about seven
+    instructions), and so do branches whose condition is warp-uniform:
+    they split no warp and skip the other side's work.
+
+    Selects in GPU code between the two operands of their own comparison
+    then become min/max operations (`arith.maxnumf`, `arith.minimumf`,
+    `arith.maxsi`, ... and `math.absf` for `x < 0 ? -x : x`), which is the
+    ReLU and clamp shape. Integer forms are exact. Float forms keep NaN
+    results exactly: the non-propagating `maxnumf`/`minnumf` is used where
+    the compared operand that a NaN leaves selected is known not to be NaN
+    (a constant, or an `nnan` comparison), `maximumf`/`minimumf` where the
+    other one is. As with nvcc's `fmaxf`, a zero result may then carry the
+    other sign (`-0.0` for `+0.0`, which compare equal); with
+    `exact-signed-zeros` a float form is used only when a zero tie cannot
+    happen (a nonzero constant operand) or the comparison is `nsz`.
+
+    With `remarks`, every decision is reported: predicated, left as a
+    branch and why, and each select turned into a min/max.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect"];
+  let options = [
+    Option<"maxOpsPerSide", "max-ops-per-side", "unsigned", "7",
+           "Largest side, in operations, run unconditionally">,
+    Option<"exactSignedZeros", "exact-signed-zeros", "bool", "false",
+           "Form float min/max only where the sign of a zero result cannot "
+           "change">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report every decision as a remark">
+  ];
+  let statistics = [
+    Statistic<"numPredicated", "branches-predicated",
+              "Number of divergent scf.if turned into selects">,
+    Statistic<"numMinMax", "selects-to-min-max",
+              "Number of selects turned into min/max/abs operations">
+  ];
+}
+
 def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   let summary = "Merge every gpu.module into one, so a program is one PTX";
   let description = [{

@@ -19,7 +19,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::threadbind;
@@ -147,10 +152,41 @@ void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format) {
+void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format,
+                                     StringRef toolkitPath) {
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = format.str();
+  binary.toolkitPath = toolkitPath.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+std::optional<std::string>
+threadbind::findLibdeviceToolkit(StringRef cudaPath) {
+  auto holdsLibdevice = [](StringRef dir) {
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    return llvm::sys::fs::exists(path);
+  };
+  if (!cudaPath.empty())
+    return holdsLibdevice(cudaPath) ? std::optional(cudaPath.str())
+                                    : std::nullopt;
+  // The variables MLIR's NVVM target reads, in its order, then where
+  // threadbind-compile looks for ptxas. Without this, whether kernels link
+  // libdevice would depend on the caller's environment (lit clears it).
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *env = std::getenv(var); env && holdsLibdevice(env))
+      return std::string(env);
+  if (holdsLibdevice("/usr/local/cuda"))
+    return std::string("/usr/local/cuda");
+  llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas");
+  SmallString<256> real;
+  if (ptxas && !llvm::sys::fs::real_path(*ptxas, real)) {
+    StringRef root =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(real));
+    if (holdsLibdevice(root))
+      return root.str();
+  }
+  return std::nullopt;
 }
 
 LogicalResult threadbind::buildToPTXPipeline(
@@ -167,7 +203,8 @@ LogicalResult threadbind::buildToPTXPipeline(
   buildKernelOptimizationStage(pm, options.unswitch, options.predicate);
   buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
   buildDeviceLoweringStage(pm);
-  buildSerializeStage(pm, "isa");
+  buildSerializeStage(pm, "isa",
+                      findLibdeviceToolkit(options.cudaPath).value_or(""));
   return success();
 }
 

@@ -1,6 +1,7 @@
 // Every shipped example and every kernel shape the mapping tests bind (1-D
 // to 5-D, nests, each input form, each grid policy) compiles to PTX that
-// CUDA's ptxas assembles for sm_80 and sm_90.
+// CUDA's ptxas assembles for sm_80 and sm_90, and so do the predicated and
+// unswitched kernels (min/max and abs included).
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 
@@ -33,6 +34,15 @@
 // RUN: ptxas -arch=sm_80 %t/input-forms.sm80.ptx -o %t/a.o
 // RUN: threadbind-compile %S/MapLoops/input-forms.mlir --chip sm_90 -o %t/input-forms.sm90.ptx
 // RUN: ptxas -arch=sm_90 %t/input-forms.sm90.ptx -o %t/a.o
+
+// RUN: threadbind-compile %S/Predicate/predicate.mlir --chip sm_80 -o %t/predicate.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/predicate.sm80.ptx -o %t/a.o
+// RUN: threadbind-compile %S/Unswitch/unswitch.mlir --chip sm_90 -o %t/unswitch.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/unswitch.sm90.ptx -o %t/a.o
+// RUN: FileCheck %s --check-prefix=PRED < %t/predicate.sm80.ptx
+// PRED: max.f32
+// PRED: abs.f32
+// PRED: max.s32
 
 // Each PTX holds one entry per mapped loop.
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND

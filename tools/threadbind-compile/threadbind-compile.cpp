@@ -46,6 +46,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -101,7 +102,8 @@ cl::opt<std::string>
                               "(default: next to -o, as <stem>.manifest.json)"),
                      cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> cudaPath("cuda-path",
-                              cl::desc("CUDA toolkit holding bin/ptxas"),
+                              cl::desc("CUDA toolkit holding bin/ptxas and "
+                                       "nvvm/libdevice"),
                               cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> printPipeline("print-pipeline",
                             cl::desc("Print the pass pipeline to stderr"),
@@ -410,7 +412,12 @@ int main(int argc, char **argv) {
   buildOutlineStage(outlinePm, *chip, optLevel, fpContract);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
   buildDeviceLoweringStage(lowerPm);
-  buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa");
+  // libdevice resolves the __nv_* calls some ops lower to; found here
+  // rather than by MLIR from the environment, so output does not depend on
+  // whether CUDA_HOME happens to be set.
+  std::optional<std::string> libdeviceToolkit = findLibdeviceToolkit(cudaPath);
+  buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa",
+                      libdeviceToolkit.value_or(""));
   SmallVector<PassManager *> stages = {&mapPm};
   if (emitKind != EmitKind::MLIR)
     stages.append({&outlinePm, &lowerPm});
@@ -488,6 +495,17 @@ int main(int argc, char **argv) {
   if (objects.size() != 1)
     return fail("expected one serialised gpu.module, found " +
                 Twine(objects.size()));
+  // PTX still calling into libdevice would not assemble or load: say why
+  // now instead of leaving it to ptxas or the driver at launch.
+  if (emitKind != EmitKind::LLVM) {
+    llvm::Regex unresolved("\\.extern \\.func[^\n]*(__nv_[A-Za-z0-9_]+)");
+    SmallVector<StringRef> match;
+    if (unresolved.match(objects.front(), &match))
+      return fail("the kernels call libdevice's '" + match[1] +
+                  "', but no CUDA toolkit with "
+                  "nvvm/libdevice/libdevice.10.bc was found; pass "
+                  "--cuda-path");
+  }
 
   TimingScope emitTiming = rootTiming.nest("Emit");
   if (emitKind == EmitKind::LLVM) {

@@ -91,6 +91,10 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("Turn small divergent branches in kernels into selects "
                      "and min/max"),
       llvm::cl::init(true)};
+  Option<std::string> cudaPath{
+      *this, "cuda-path",
+      llvm::cl::desc("CUDA toolkit whose libdevice is linked into kernels "
+                     "(default: found as threadbind-compile finds it)")};
   Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
@@ -155,8 +159,17 @@ void buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
 void buildDeviceLoweringStage(OpPassManager &pm);
 
 /// Serialises every gpu.module to a gpu.binary in `format` ("isa" for PTX,
-/// "llvm" for LLVM bitcode).
-void buildSerializeStage(OpPassManager &pm, StringRef format);
+/// "llvm" for LLVM bitcode), linking libdevice from the CUDA toolkit at
+/// `toolkitPath` (empty: wherever MLIR's NVVM target looks by itself).
+void buildSerializeStage(OpPassManager &pm, StringRef format,
+                         StringRef toolkitPath);
+
+/// Finds the CUDA toolkit whose `nvvm/libdevice/libdevice.10.bc` the NVVM
+/// backend links into kernels, resolving the `__nv_*` calls that math (and
+/// some arith) operations lower to: `cudaPath` alone if given, else
+/// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then the toolkit of
+/// the ptxas on PATH. None if no candidate holds libdevice.
+std::optional<std::string> findLibdeviceToolkit(StringRef cudaPath);
 
 /// `threadbind-to-ptx`: normalise, map, outline, lower and serialise to PTX.
 /// Fails, through `errorHandler`, on an unsupported chip.

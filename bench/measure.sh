@@ -4,7 +4,9 @@
 # Run from a directory made by bench/stage.sh, on a machine with an NVIDIA
 # GPU and its driver: times every kernel, size and system of suite.txt with
 # threadbind-bench and writes the log (RESULT lines) to the file given, or
-# stdout. bench/report.py turns the log into tables and plots.
+# stdout. bench/report.py turns the log into tables and plots. With
+# SASS_DIR set, the SASS of every ThreadBind cubin and of the hand-written
+# twins (cuobjdump -sass) is written there too, for bench/loop-census.py.
 #
 #===----------------------------------------------------------------------===#
 
@@ -18,3 +20,9 @@ LOG=${1:-/dev/stdout}
   "$STAGE/bin/threadbind-bench" "$STAGE/suite.txt" --stage "$STAGE" \
     --runs "${RUNS:-30}" --warmup "${WARMUP:-5}" ${ONLY:+--only "$ONLY"}
 } 2>&1 | tee "$LOG"
+if [[ -n ${SASS_DIR:-} ]] && command -v cuobjdump >/dev/null; then
+  mkdir -p "$SASS_DIR"
+  for cubin in "$STAGE"/cubin/*.cubin "$STAGE/hand.cubin"; do
+    cuobjdump -sass "$cubin" >"$SASS_DIR/$(basename "$cubin" .cubin).sass"
+  done
+fi

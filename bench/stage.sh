@@ -6,6 +6,7 @@
 # MLIR tiled, upstream MLIR default) into bundles, the hand-written twins
 # into a cubin, and copies them with the harness and the runtime into one
 # directory (default .device/bench) that runs where only the driver is.
+# ThreadBind's kernels are also kept as cubins, for their SASS.
 #
 #===----------------------------------------------------------------------===#
 
@@ -17,7 +18,7 @@ NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")
 CHIP=${CHIP:-sm_90}
 
 rm -rf "$STAGE"
-mkdir -p "$STAGE/bin" "$STAGE/lib"
+mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/cubin"
 cp "$THREADBIND_BUILD_DIR/bin/threadbind-bench" "$STAGE/bin/"
 cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
 cp "$ROOT/bench/suite.txt" "$ROOT/bench/measure.sh" "$STAGE/"
@@ -36,6 +37,10 @@ while read -r name rest; do
   # shellcheck disable=SC2086
   threadbind-compile "$src" --chip "$CHIP" --emit bundle $flags \
     -o "$STAGE/$name-threadbind.so"
+  # The same kernels as a cubin alone, for cuobjdump -sass (measure.sh).
+  # shellcheck disable=SC2086
+  threadbind-compile "$src" --chip "$CHIP" --emit cubin $flags \
+    -o "$STAGE/cubin/$name-threadbind.cubin"
   threadbind-compile "$src" --chip "$CHIP" --emit bundle --mapper=upstream \
     -o "$STAGE/$name-upstream.so"
   threadbind-compile "$src" --chip "$CHIP" --emit bundle \

@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
   }
   if (suite.empty() || stage.empty() || runs < 1) {
     std::fprintf(stderr, "usage: threadbind-bench SUITE --stage DIR [--runs "
-                         "N] [--warmup N] [--only KERNEL]\n");
+                         "N] [--warmup N] [--only KERNEL,...]\n");
     return 2;
   }
   std::vector<Kernel> kernels;
@@ -186,7 +186,8 @@ int main(int argc, char **argv) {
   int failures = 0;
   const char *systems[] = {"threadbind", "upstream-tiled", "upstream"};
   for (const Kernel &k : kernels) {
-    if (!only.empty() && only != k.name)
+    if (!only.empty() &&
+        ("," + only + ",").find("," + k.name + ",") == std::string::npos)
       continue;
     const ThreadBindEntry *entries[3];
     for (int s = 0; s < 3; ++s) {

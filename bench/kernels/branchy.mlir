@@ -1,5 +1,7 @@
 // A data-dependent branch taken by half the elements (random signs), each
-// side a heavy, different polynomial: too big to predicate.
+// side a heavy recurrence of a different shape (multiply-add on one side,
+// add-then-multiply on the other, so no compiler can merge the two into
+// one chain with selected coefficients): too big to predicate.
 func.func @branchy(%x: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -22,9 +24,9 @@ func.func @branchy(%x: memref<?xf32>, %y: memref<?xf32>) {
       scf.yield %p : f32
     } else {
       %q = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %v) -> f32 {
-        %m = arith.mulf %acc, %c : f32
-        %s = arith.addf %m, %d : f32
-        scf.yield %s : f32
+        %s = arith.addf %acc, %d : f32
+        %m = arith.mulf %s, %c : f32
+        scf.yield %m : f32
       }
       scf.yield %q : f32
     }

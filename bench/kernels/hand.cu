@@ -88,6 +88,20 @@ extern "C" __global__ void clamp_hand(const float *x, float *y, float lo,
     y[i] = fminf(fmaxf(x[i], lo), hi);
 }
 
+// The same without float4: one element per thread per iteration, as
+// ThreadBind binds it today, so the comparison isolates the branch.
+extern "C" __global__ void relu_scalar_hand(const float *x, float *y,
+                                            int64_t n) {
+  for (int64_t i = globalThread(); i < n; i += gridThreads())
+    y[i] = fmaxf(x[i], 0.f);
+}
+
+extern "C" __global__ void clamp_scalar_hand(const float *x, float *y,
+                                             float lo, float hi, int64_t n) {
+  for (int64_t i = globalThread(); i < n; i += gridThreads())
+    y[i] = fminf(fmaxf(x[i], lo), hi);
+}
+
 // Row-major and contiguous: the same float4 grid-stride loop as a vector.
 extern "C" __global__ void add_2d_hand(const float *a, const float *b,
                                        float *c, int64_t rows, int64_t cols) {
@@ -157,6 +171,26 @@ extern "C" __global__ void uniform_flag_hand(const float *x, float *y,
   }
 }
 
+// Specialised by hand: the flag is tested once, each loop has one step.
+extern "C" __global__ void uniform_poly_hand(const float *x, float *y,
+                                             int32_t flag, int64_t n) {
+  if (flag) {
+    for (int64_t i = globalThread(); i < n; i += gridThreads()) {
+      float v = x[i];
+      for (int k = 0; k < 256; ++k)
+        v = v * 0.999f + 0.001f;
+      y[i] = v;
+    }
+  } else {
+    for (int64_t i = globalThread(); i < n; i += gridThreads()) {
+      float v = x[i];
+      for (int k = 0; k < 256; ++k)
+        v = (v + 0.001f) * 0.999f;
+      y[i] = v;
+    }
+  }
+}
+
 // The heavy bodies stay a branch; nothing better exists for them.
 extern "C" __global__ void branchy_hand(const float *x, float *y, int64_t n) {
   for (int64_t i = globalThread(); i < n; i += gridThreads()) {
@@ -166,7 +200,7 @@ extern "C" __global__ void branchy_hand(const float *x, float *y, int64_t n) {
         v = v * 0.999f + 0.001f;
     } else {
       for (int k = 0; k < 16; ++k)
-        v = v * 1.001f - 0.002f;
+        v = (v - 0.002f) * 1.001f;
     }
     y[i] = v;
   }

@@ -101,16 +101,21 @@ void threadbind::buildUpstreamMapStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
-                                              bool unswitch,
-                                              bool predicate) {
+void threadbind::buildKernelOptimizationStage(
+    OpPassManager &pm, const KernelOptimizationOptions &options) {
   // Unswitching first: it only moves uniform conditions, and predication
   // only touches divergent ones, but versioned loops give predication
   // straight-line bodies to work in.
-  if (unswitch)
-    pm.addPass(createUnswitchUniformConditionsPass());
-  if (predicate)
-    pm.addPass(createPredicateDivergentBranchesPass());
+  if (options.unswitch) {
+    UnswitchUniformConditionsPassOptions unswitch;
+    unswitch.emitRemarks = options.remarks;
+    pm.addPass(createUnswitchUniformConditionsPass(unswitch));
+  }
+  if (options.predicate) {
+    PredicateDivergentBranchesPassOptions predicate;
+    predicate.emitRemarks = options.remarks;
+    pm.addPass(createPredicateDivergentBranchesPass(predicate));
+  }
 }
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
@@ -200,7 +205,7 @@ LogicalResult threadbind::buildToPTXPipeline(
     return errorHandler("opt-level must be 0 to 3");
   buildNormalizePipeline(pm);
   buildMapStage(pm, options.toPassOptions());
-  buildKernelOptimizationStage(pm, options.unswitch, options.predicate);
+  buildKernelOptimizationStage(pm, options.toKernelOptimizationOptions());
   buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
   buildDeviceLoweringStage(pm);
   buildSerializeStage(pm, "isa",

@@ -155,7 +155,9 @@ cl::list<int64_t> upstreamTile("upstream-tile",
                                         "upstream-tiled (default 256)"),
                                cl::CommaSeparated, cl::cat(category));
 cl::opt<bool> remarks("remarks",
-                      cl::desc("Report how each loop was bound and why"),
+                      cl::desc("Report how each loop was bound, which "
+                               "branches were unswitched or predicated, and "
+                               "why"),
                       cl::cat(category));
 } // namespace
 
@@ -399,7 +401,7 @@ int main(int argc, char **argv) {
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions);
-    buildKernelOptimizationStage(mapPm, unswitch, predicate);
+    buildKernelOptimizationStage(mapPm, {unswitch, predicate, remarks});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())

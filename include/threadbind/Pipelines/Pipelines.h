@@ -73,6 +73,16 @@ struct MapPipelineOptions : public PassPipelineOptions<Derived> {
 struct MapToGPUPipelineOptions : MapPipelineOptions<MapToGPUPipelineOptions> {
 };
 
+/// What the kernel optimisation stage runs.
+struct KernelOptimizationOptions {
+  /// Hoist uniform, loop-invariant conditions out of GPU loops.
+  bool unswitch = true;
+  /// Turn small divergent branches into selects and min/max.
+  bool predicate = true;
+  /// Report every decision of both as a remark.
+  bool remarks = false;
+};
+
 /// Options of `threadbind-to-ptx`: the mapping options plus the target.
 struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
   Option<std::string> chip{*this, "chip",
@@ -95,6 +105,10 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked into kernels "
                      "(default: found as threadbind-compile finds it)")};
+  /// The kernel optimisation stage as these options choose it.
+  KernelOptimizationOptions toKernelOptimizationOptions() const {
+    return {unswitch, predicate, remarks};
+  }
   Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
@@ -138,10 +152,10 @@ void buildMapStage(OpPassManager &pm,
 void buildUpstreamMapStage(OpPassManager &pm, ArrayRef<int64_t> tileSizes);
 
 /// Divergence-aware clean-up of the bound kernels: unswitching of uniform,
-/// loop-invariant conditions when `unswitch`, then predication of small
-/// divergent branches when `predicate`.
-void buildKernelOptimizationStage(OpPassManager &pm, bool unswitch,
-                                  bool predicate);
+/// loop-invariant conditions, then predication of small divergent
+/// branches, each as `options` says.
+void buildKernelOptimizationStage(OpPassManager &pm,
+                                  const KernelOptimizationOptions &options);
 
 /// `threadbind-map-to-gpu`: normalise, then the map stage.
 void buildMapToGPUPipeline(OpPassManager &pm,

@@ -2,6 +2,7 @@
 // timing; options reach the mapping pass.
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --print-pipeline --threads-per-block=128 --grid-policy=cover -o /dev/null 2>&1 | FileCheck %s
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --print-pipeline --unswitch=false --predicate=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: threadbind-compile %S/../../Integration/Predicate/predicate.mlir --emit mlir --remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=BRANCH
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit mlir --remarks --block-shape=64,4 -o - 2>&1 | FileCheck %s --check-prefix=REMARK
 
@@ -19,6 +20,12 @@
 // PLAIN-NOT: threadbind-unswitch-uniform-conditions
 // PLAIN-NOT: threadbind-predicate-divergent-branches
 // PLAIN: gpu-kernel-outlining
+
+// --remarks also reports the kernel optimisation stage's decisions.
+// BRANCH-DAG: remark: predicated: the condition is divergent
+// BRANCH-DAG: remark: select became 'arith.maxnumf'
+// BRANCH-DAG: remark: left as a branch: the condition is uniform
+// BRANCH-DAG: remark: left as a branch: the then side has 8 operations
 
 // TIMING: Total Execution Time
 // TIMING: Normalise and map

@@ -103,6 +103,13 @@ void threadbind::buildUpstreamMapStage(OpPassManager &pm,
 
 void threadbind::buildKernelOptimizationStage(
     OpPassManager &pm, const KernelOptimizationOptions &options) {
+  // Bounds checks first: splitting one adds a block-uniform branch that the
+  // passes below leave alone, and the check left in the last block is a
+  // guarded store that predication keeps.
+  RemoveTailChecksPassOptions tail;
+  tail.strategy = options.tail;
+  tail.emitRemarks = options.remarks;
+  pm.addPass(createRemoveTailChecksPass(tail));
   // Unswitching first: it only moves uniform conditions, and predication
   // only touches divergent ones, but versioned loops give predication
   // straight-line bodies to work in.

@@ -373,6 +373,8 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
           rewriter, loc, arith::CmpIPredicate::slt, starts[g], ends[g]);
       auto guardOp = scf::IfOp::create(rewriter, loc, inBounds,
                                        /*withElseRegion=*/false);
+      // threadbind-remove-tail-checks finds the bounds check by this mark.
+      guardOp->setAttr(kTailGuardAttr, rewriter.getUnitAttr());
       rewriter.setInsertionPoint(guardOp.thenBlock()->getTerminator());
       iv = starts[g];
     } else {
@@ -483,6 +485,8 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
 
   gpu::LaunchOp launch =
       createLaunch(rewriter, loc, grid, blockSizes, options.gridPolicy);
+  if (Attribute tail = loop->getAttr(kTailStrategyAttr))
+    launch->setAttr(kTailStrategyAttr, tail);
   SmallVector<Value, 3> first, jump;
   for (unsigned g = 0; g < numGroups; ++g) {
     first.push_back(
@@ -521,6 +525,8 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
 
   gpu::LaunchOp launch =
       createLaunch(rewriter, loc, grid, blockSizes, options.gridPolicy);
+  if (Attribute tail = outer->getAttr(kTailStrategyAttr))
+    launch->setAttr(kTailStrategyAttr, tail);
   // The outer body, pure ops and the nested loop, is inlined into the block
   // loop; every thread of the block computes the pure ops itself.
   emitThreadLoops(rewriter, outer, {outerDims}, {launch.getBlockIds().x},

@@ -1,7 +1,8 @@
 // Every shipped example and every kernel shape the mapping tests bind (1-D
 // to 5-D, nests, each input form, each grid policy) compiles to PTX that
 // CUDA's ptxas assembles for sm_80 and sm_90, and so do the predicated and
-// unswitched kernels (min/max and abs included).
+// unswitched kernels (min/max and abs included) and the cover kernels with
+// their bounds checks split.
 // REQUIRES: ptxas
 // RUN: rm -rf %t && mkdir -p %t
 
@@ -39,6 +40,8 @@
 // RUN: ptxas -arch=sm_80 %t/predicate.sm80.ptx -o %t/a.o
 // RUN: threadbind-compile %S/Unswitch/unswitch.mlir --chip sm_90 -o %t/unswitch.sm90.ptx
 // RUN: ptxas -arch=sm_90 %t/unswitch.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/TailChecks/tail-checks.mlir --chip sm_90 --grid-policy=cover -o %t/tail.sm90.ptx
+// RUN: ptxas -arch=sm_90 %t/tail.sm90.ptx -o %t/a.o
 // RUN: FileCheck %s --check-prefix=PRED < %t/predicate.sm80.ptx
 // PRED: max.f32
 // PRED: abs.f32

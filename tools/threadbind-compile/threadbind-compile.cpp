@@ -86,6 +86,14 @@ cl::opt<bool> unswitch(
     cl::desc("Hoist uniform, loop-invariant conditions out of GPU loops "
              "(--unswitch=false keeps them in)"),
     cl::init(true), cl::cat(category));
+cl::opt<TailStrategy> tail(
+    "tail",
+    cl::desc("Bounds checks of cover launches that are not provably dead"),
+    cl::init(TailStrategy::Split),
+    cl::values(clEnumValN(TailStrategy::Split, "split",
+                          "full blocks run without the check"),
+               clEnumValN(TailStrategy::Keep, "keep", "the check stays")),
+    cl::cat(category));
 cl::opt<bool> predicate(
     "predicate",
     cl::desc("Turn small divergent branches in kernels into selects and "
@@ -401,7 +409,7 @@ int main(int argc, char **argv) {
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions);
-    buildKernelOptimizationStage(mapPm, {unswitch, predicate, remarks});
+    buildKernelOptimizationStage(mapPm, {tail, unswitch, predicate, remarks});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())

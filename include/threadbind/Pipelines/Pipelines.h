@@ -75,6 +75,9 @@ struct MapToGPUPipelineOptions : MapPipelineOptions<MapToGPUPipelineOptions> {
 
 /// What the kernel optimisation stage runs.
 struct KernelOptimizationOptions {
+  /// What to do with a cover launch's bounds check that is not provably
+  /// dead.
+  TailStrategy tail = TailStrategy::Split;
   /// Hoist uniform, loop-invariant conditions out of GPU loops.
   bool unswitch = true;
   /// Turn small divergent branches into selects and min/max.
@@ -96,6 +99,14 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("Hoist uniform, loop-invariant conditions out of GPU "
                      "loops"),
       llvm::cl::init(true)};
+  Option<TailStrategy> tail{
+      *this, "tail",
+      llvm::cl::desc("Bounds checks of cover launches not provably dead"),
+      llvm::cl::init(TailStrategy::Split),
+      llvm::cl::values(
+          clEnumValN(TailStrategy::Split, "split",
+                     "full blocks run without the check"),
+          clEnumValN(TailStrategy::Keep, "keep", "the check stays"))};
   Option<bool> predicate{
       *this, "predicate",
       llvm::cl::desc("Turn small divergent branches in kernels into selects "
@@ -107,7 +118,7 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
                      "(default: found as threadbind-compile finds it)")};
   /// The kernel optimisation stage as these options choose it.
   KernelOptimizationOptions toKernelOptimizationOptions() const {
-    return {unswitch, predicate, remarks};
+    return {tail, unswitch, predicate, remarks};
   }
   Option<bool> fpContract{
       *this, "fp-contract",

@@ -30,6 +30,24 @@ class LaunchOp;
 
 namespace mlir::threadbind {
 
+/// Marks the `scf.if` that a cover-policy launch wraps its body in, the
+/// per-thread bounds check along x.
+inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
+
+/// On an `scf.parallel` (carried to its `gpu.launch`): the tail strategy for
+/// that loop, overriding the pass option ("split" or "keep").
+inline constexpr StringLiteral kTailStrategyAttr = "threadbind.tail";
+
+/// How threadbind-remove-tail-checks treats a bounds check it cannot prove
+/// dead.
+enum class TailStrategy {
+  /// Full blocks run a copy of the body without the check; only the last,
+  /// partial block keeps it.
+  Split,
+  /// The check stays.
+  Keep,
+};
+
 /// How a bound loop covers its iteration space.
 enum class GridPolicy {
   /// Every thread loops with stride gridDim * blockDim, so a grid sized for

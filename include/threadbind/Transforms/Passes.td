@@ -223,6 +223,52 @@ def PredicateDivergentBranchesPass
   ];
 }
 
+def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
+  let summary = "Take the per-thread bounds check out of full blocks";
+  let description = [{
+    A cover-policy launch runs one iteration per thread along x, guarded by
+    `start < end`, because the grid is a whole number of blocks and the
+    extent need not be. Only the last block can hold threads past the end;
+    every other block pays for the check (and, in a 2-D kernel, pays in
+    every iteration of the loop over y).
+
+    Each check (the `scf.if` the mapping marks `threadbind.tail_guard`) is
+    handled in turn:
+    - proven always true by integer range analysis (static extents that
+      the grid covers exactly): removed;
+    - otherwise, with the `split` strategy: the top-level operation of the
+      launch that holds the check is versioned on whether the whole block
+      is in bounds, a condition the same for every thread of the block:
+      full blocks run a copy without the check, the last block keeps it.
+      Whether the block is full is the check evaluated for the block's
+      last thread, which has the largest start, as steps are positive;
+    - with `keep`, the check stays.
+    `threadbind.tail = "split"` or `"keep"` on an `scf.parallel` (carried to
+    its launch by the mapping) overrides the option for that loop.
+    Grid-stride launches have no such check: their loop condition is their
+    only compare. With `remarks`, every check's fate is reported.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let options = [
+    Option<"strategy", "strategy", "mlir::threadbind::TailStrategy",
+           "mlir::threadbind::TailStrategy::Split",
+           "What to do with a check that is not provably dead",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::threadbind::TailStrategy::Split, "split",
+                        "full blocks run without the check"),
+             clEnumValN(mlir::threadbind::TailStrategy::Keep, "keep",
+                        "the check stays"))}]>,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report every check's fate as a remark">
+  ];
+  let statistics = [
+    Statistic<"numRemoved", "checks-removed",
+              "Number of bounds checks proven always true and removed">,
+    Statistic<"numSplit", "checks-split",
+              "Number of bounds checks taken out of full blocks">
+  ];
+}
+
 def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   let summary = "Merge every gpu.module into one, so a program is one PTX";
   let description = [{

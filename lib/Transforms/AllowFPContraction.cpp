@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::threadbind {
 #define GEN_PASS_DEF_ALLOWFPCONTRACTIONPASS
@@ -28,8 +28,7 @@ struct AllowFPContractionPass
     getOperation()->walk([&](Operation *op) {
       if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
         return;
-      if (!op->getParentOfType<gpu::LaunchOp>() &&
-          !op->getParentOfType<gpu::GPUFuncOp>())
+      if (!threadbind::getEnclosingKernel(op))
         return;
       auto fastMath = cast<arith::ArithFastMathInterface>(op);
       arith::FastMathFlags flags = fastMath.getFastMathFlagsAttr().getValue();

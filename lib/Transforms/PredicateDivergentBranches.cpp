@@ -17,11 +17,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Analysis/Uniformity.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -39,12 +39,6 @@ using namespace mlir;
 using namespace mlir::threadbind;
 
 namespace {
-
-/// Whether `op` is GPU code: inside a gpu.launch body or a gpu.func.
-bool isInKernel(Operation *op) {
-  return op->getParentOfType<gpu::LaunchOp>() ||
-         op->getParentOfType<gpu::GPUFuncOp>();
-}
 
 //===----------------------------------------------------------------------===//
 // Speculation safety
@@ -186,8 +180,6 @@ void predicate(RewriterBase &rewriter, scf::IfOp ifOp) {
     rewriter.eraseOp(yield);
     if (!side->empty())
       store = dyn_cast<memref::StoreOp>(side->back());
-    if (store)
-      rewriter.moveOpBefore(store, ifOp);
     rewriter.inlineBlockBefore(side, ifOp);
   };
   takeSide(ifOp.thenBlock(), thenValues, thenStore);
@@ -203,8 +195,8 @@ void predicate(RewriterBase &rewriter, scf::IfOp ifOp) {
   for (auto [t, e] : llvm::zip_equal(thenValues, elseValues))
     results.push_back(pick(t, e));
   if (thenStore) {
-    // Both stores were moved before the if; keep the then-side's one, now
-    // storing the selected value, and drop the other.
+    // Both stores were inlined with their sides; keep the then-side's one,
+    // now storing the selected value after both sides, and drop the other.
     Value stored = pick(thenStore.getValueToStore(),
                         elseStore.getValueToStore());
     rewriter.modifyOpInPlace(thenStore, [&] {
@@ -422,7 +414,7 @@ void PredicateDivergentBranchesPass::runOnOperation() {
   // leaves its outer one small enough to follow.
   SmallVector<std::pair<scf::IfOp, UniformityLevel>> candidates;
   getOperation()->walk([&](scf::IfOp ifOp) {
-    if (isInKernel(ifOp))
+    if (getEnclosingKernel(ifOp))
       candidates.emplace_back(
           ifOp, getUniformity(solver, ifOp.getCondition()).getLevel());
   });
@@ -444,7 +436,7 @@ void PredicateDivergentBranchesPass::runOnOperation() {
 
   SmallVector<arith::SelectOp> selects;
   getOperation()->walk([&](arith::SelectOp select) {
-    if (isInKernel(select) && select.getType().isIntOrFloat())
+    if (getEnclosingKernel(select) && select.getType().isIntOrFloat())
       selects.push_back(select);
   });
   for (arith::SelectOp select : selects) {

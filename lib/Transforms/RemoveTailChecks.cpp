@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
@@ -120,42 +121,20 @@ FailureOr<Value> buildFullBlockCondition(RewriterBase &rewriter,
   return mapping.lookup(cond);
 }
 
-/// Replaces `guard` by the operations of its then-block.
-void inlineGuard(RewriterBase &rewriter, scf::IfOp guard) {
-  Block *then = guard.thenBlock();
-  rewriter.eraseOp(then->getTerminator());
-  rewriter.inlineBlockBefore(then, guard);
-  rewriter.eraseOp(guard);
-}
-
 /// Versions the launch-level operation holding `guard` on `full`: a copy
-/// without the check when it holds, the original otherwise.
+/// without the check when it holds, one with it otherwise, whose check has
+/// been dealt with and loses its mark.
 void splitOnFullBlock(RewriterBase &rewriter, gpu::LaunchOp launch,
                       scf::IfOp guard, Value full) {
   Operation *top = launch.getBody().front().findAncestorOpInBlock(*guard);
-  Location loc = top->getLoc();
-  rewriter.setInsertionPoint(top);
-  auto versions = scf::IfOp::create(rewriter, loc, top->getResultTypes(),
-                                    full, /*withElseRegion=*/true);
-  // Then: a copy with the check gone.
-  Block *thenBlock = versions.thenBlock();
-  if (!thenBlock->empty())
-    rewriter.eraseOp(thenBlock->getTerminator());
-  rewriter.setInsertionPointToEnd(thenBlock);
-  IRMapping mapping;
-  Operation *copy = rewriter.clone(*top, mapping);
-  inlineGuard(rewriter, cast<scf::IfOp>(mapping.lookup(guard.getOperation())));
-  rewriter.setInsertionPointToEnd(thenBlock);
-  scf::YieldOp::create(rewriter, loc, copy->getResults());
-  // Else: the original, moved; its check has been dealt with.
-  Block *elseBlock = versions.elseBlock();
-  if (!elseBlock->empty())
-    rewriter.eraseOp(elseBlock->getTerminator());
-  rewriter.replaceAllUsesWith(top->getResults(), versions.getResults());
-  rewriter.moveOpBefore(top, elseBlock, elseBlock->end());
-  rewriter.setInsertionPointToEnd(elseBlock);
-  scf::YieldOp::create(rewriter, loc, top->getResults());
-  rewriter.modifyOpInPlace(guard, [&] { guard->removeAttr(kTailGuardAttr); });
+  versionOnCondition(rewriter, top, full, [&](IRMapping &mapping,
+                                              bool thenSide) {
+    auto copy = cast<scf::IfOp>(mapping.lookup(guard.getOperation()));
+    if (thenSide)
+      inlineIfSide(rewriter, copy, /*thenSide=*/true);
+    else
+      rewriter.modifyOpInPlace(copy, [&] { copy->removeAttr(kTailGuardAttr); });
+  });
 }
 
 struct RemoveTailChecksPass
@@ -206,7 +185,7 @@ void RemoveTailChecksPass::runOnOperation() {
       if (emitRemarks)
         guard.emitRemark("bounds check removed: it holds for every thread, "
                          "the grid covering the extent exactly");
-      inlineGuard(rewriter, guard);
+      inlineIfSide(rewriter, guard, /*thenSide=*/true);
       ++numRemoved;
       continue;
     }

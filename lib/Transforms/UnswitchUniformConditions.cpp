@@ -13,12 +13,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Analysis/Uniformity.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Analysis/DataFlowFramework.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::threadbind {
@@ -31,49 +30,16 @@ using namespace mlir::threadbind;
 
 namespace {
 
-/// The GPU code root around `op`: its gpu.launch or gpu.func.
-Operation *getKernel(Operation *op) {
-  if (auto launch = op->getParentOfType<gpu::LaunchOp>())
-    return launch;
-  return op->getParentOfType<gpu::GPUFuncOp>();
-}
-
-/// Replaces `ifOp` by the body of one of its sides.
-void inlineSide(RewriterBase &rewriter, scf::IfOp ifOp, bool thenSide) {
-  Block *side = thenSide ? ifOp.thenBlock() : ifOp.elseBlock();
-  if (!side) {
-    // An if without else and without results: the else side is nothing.
-    rewriter.eraseOp(ifOp);
-    return;
-  }
-  Operation *yield = side->getTerminator();
-  SmallVector<Value> results(yield->getOperands());
-  rewriter.eraseOp(yield);
-  rewriter.inlineBlockBefore(side, ifOp);
-  rewriter.replaceOp(ifOp, results);
-}
-
 /// Versions `loop` on the condition of `ifOp` (nested in it, its condition
-/// defined outside it).
+/// defined outside it): each version keeps one side of the if.
 void unswitch(RewriterBase &rewriter, Operation *loop, scf::IfOp ifOp) {
-  Location loc = loop->getLoc();
-  rewriter.setInsertionPoint(loop);
-  auto versions = scf::IfOp::create(rewriter, loc, loop->getResultTypes(),
-                                    ifOp.getCondition(),
-                                    /*withElseRegion=*/true);
-  for (bool thenSide : {true, false}) {
-    Block *block = thenSide ? versions.thenBlock() : versions.elseBlock();
-    if (!block->empty())
-      rewriter.eraseOp(block->getTerminator());
-    rewriter.setInsertionPointToEnd(block);
-    IRMapping mapping;
-    Operation *copy = rewriter.clone(*loop, mapping);
-    auto copiedIf = cast<scf::IfOp>(mapping.lookup(ifOp.getOperation()));
-    inlineSide(rewriter, copiedIf, thenSide);
-    rewriter.setInsertionPointToEnd(block);
-    scf::YieldOp::create(rewriter, loc, copy->getResults());
-  }
-  rewriter.replaceOp(loop, versions.getResults());
+  versionOnCondition(rewriter, loop, ifOp.getCondition(),
+                     [&](IRMapping &mapping, bool thenSide) {
+                       inlineIfSide(rewriter,
+                                    cast<scf::IfOp>(mapping.lookup(
+                                        ifOp.getOperation())),
+                                    thenSide);
+                     });
 }
 
 struct UnswitchUniformConditionsPass
@@ -107,7 +73,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
     std::optional<Decision> chosen;
     SmallVector<Decision> rejected;
     getOperation()->walk<WalkOrder::PreOrder>([&](scf::IfOp ifOp) {
-      Operation *kernel = getKernel(ifOp);
+      Operation *kernel = getEnclosingKernel(ifOp);
       if (!kernel || ifOp->hasAttr("threadbind.unswitch_rejected"))
         return WalkResult::advance();
       // The outermost loop of this kernel the condition is invariant to:
@@ -167,7 +133,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
           << " and invariant in the enclosing '"
           << chosen->loop->getName() << "', which now has a version for "
           << "each side";
-    ++hoistedPerKernel[getKernel(chosen->ifOp)];
+    ++hoistedPerKernel[getEnclosingKernel(chosen->ifOp)];
     unswitch(rewriter, chosen->loop, chosen->ifOp);
     ++numUnswitched;
   }

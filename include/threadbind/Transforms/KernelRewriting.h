@@ -1,0 +1,41 @@
+//===- KernelRewriting.h - Rewrites shared by the kernel passes -*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Pieces the passes that reshape bound kernels (unswitching, predication,
+// tail checks) have in common: finding the kernel around an op, replacing
+// an scf.if by one of its sides, and versioning an op on a condition.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_TRANSFORMS_KERNELREWRITING_H
+#define THREADBIND_TRANSFORMS_KERNELREWRITING_H
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::threadbind {
+
+/// The GPU code root around `op`: its gpu.launch or gpu.func; null in host
+/// code.
+Operation *getEnclosingKernel(Operation *op);
+
+/// Replaces `ifOp` by the operations of one of its sides, its results by
+/// what that side yields. The missing else side of an if without results
+/// is nothing: the if is erased.
+void inlineIfSide(RewriterBase &rewriter, scf::IfOp ifOp, bool thenSide);
+
+/// Replaces `op` by `scf.if %cond { copy } else { copy }`, each side yielding
+/// its copy's results. `adjust` is called on each copy, with the mapping from
+/// `op`'s nested values to the copy's, to specialise it for its side.
+scf::IfOp versionOnCondition(
+    RewriterBase &rewriter, Operation *op, Value cond,
+    function_ref<void(IRMapping &mapping, bool thenSide)> adjust);
+
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_TRANSFORMS_KERNELREWRITING_H

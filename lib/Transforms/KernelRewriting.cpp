@@ -1,0 +1,54 @@
+//===- KernelRewriting.cpp - Rewrites shared by the kernel passes ---------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/KernelRewriting.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+Operation *threadbind::getEnclosingKernel(Operation *op) {
+  if (auto launch = op->getParentOfType<gpu::LaunchOp>())
+    return launch;
+  return op->getParentOfType<gpu::GPUFuncOp>();
+}
+
+void threadbind::inlineIfSide(RewriterBase &rewriter, scf::IfOp ifOp,
+                              bool thenSide) {
+  Block *side = thenSide ? ifOp.thenBlock() : ifOp.elseBlock();
+  if (!side) {
+    rewriter.eraseOp(ifOp);
+    return;
+  }
+  Operation *yield = side->getTerminator();
+  SmallVector<Value> results(yield->getOperands());
+  rewriter.eraseOp(yield);
+  rewriter.inlineBlockBefore(side, ifOp);
+  rewriter.replaceOp(ifOp, results);
+}
+
+scf::IfOp threadbind::versionOnCondition(
+    RewriterBase &rewriter, Operation *op, Value cond,
+    function_ref<void(IRMapping &mapping, bool thenSide)> adjust) {
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
+  auto versions = scf::IfOp::create(rewriter, loc, op->getResultTypes(), cond,
+                                    /*withElseRegion=*/true);
+  for (bool thenSide : {true, false}) {
+    Block *block = thenSide ? versions.thenBlock() : versions.elseBlock();
+    if (!block->empty())
+      rewriter.eraseOp(block->getTerminator());
+    rewriter.setInsertionPointToEnd(block);
+    IRMapping mapping;
+    Operation *copy = rewriter.clone(*op, mapping);
+    adjust(mapping, thenSide);
+    rewriter.setInsertionPointToEnd(block);
+    scf::YieldOp::create(rewriter, loc, copy->getResults());
+  }
+  rewriter.replaceOp(op, versions.getResults());
+  return versions;
+}

@@ -157,7 +157,10 @@ struct Access {
 static int64_t bytesOf(Type type) {
   if (auto vec = dyn_cast<VectorType>(type))
     return vec.getNumElements() * bytesOf(vec.getElementType());
-  if (type.isIntOrIndexOrFloat())
+  // Index is 64 bits on every target ThreadBind compiles for.
+  if (type.isIndex())
+    return 8;
+  if (type.isIntOrFloat())
     return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
   return 0;
 }

@@ -67,10 +67,13 @@ config.substitutions.append(
      "-expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts"))
 
 # Runs the @main of lowered IR on the CPU; the address printMemref* reports
-# is stripped so two runs of the same data compare equal.
+# is stripped so two runs of the same data compare equal. A kernel that
+# writes out of bounds can corrupt the heap and leave the runner waiting on
+# a lock forever, so it gets five minutes (lit's own timeout needs psutil,
+# which Debian's Python lacks).
 config.substitutions.append(
     ("%run_cpu",
-     "mlir-runner -e main -entry-point-result=void -shared-libs={},{}"
+     "timeout --kill-after=10 300 mlir-runner -e main -entry-point-result=void -shared-libs={},{}"
      " | sed -e 's/base@ = 0x[0-9a-f]*//'".format(
          os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + shlib),
          os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils" + shlib))))

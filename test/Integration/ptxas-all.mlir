@@ -42,6 +42,8 @@
 // RUN: ptxas -arch=sm_90 %t/unswitch.sm90.ptx -o %t/a.o
 // RUN: threadbind-compile %S/TailChecks/tail-checks.mlir --chip sm_90 --grid-policy=cover -o %t/tail.sm90.ptx
 // RUN: ptxas -arch=sm_90 %t/tail.sm90.ptx -o %t/a.o
+// RUN: threadbind-compile %S/TailChecks/pad.mlir --chip sm_80 --grid-policy=cover --tail=pad -o %t/pad.sm80.ptx
+// RUN: ptxas -arch=sm_80 %t/pad.sm80.ptx -o %t/a.o
 // RUN: FileCheck %s --check-prefix=PRED < %t/predicate.sm80.ptx
 // PRED: max.f32
 // PRED: abs.f32

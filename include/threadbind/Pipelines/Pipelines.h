@@ -106,6 +106,8 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::values(
           clEnumValN(TailStrategy::Split, "split",
                      "full blocks run without the check"),
+          clEnumValN(TailStrategy::Pad, "pad",
+                     "threads past the end run on padding; else split"),
           clEnumValN(TailStrategy::Keep, "keep", "the check stays"))};
   Option<bool> predicate{
       *this, "predicate",

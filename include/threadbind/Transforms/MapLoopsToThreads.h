@@ -35,7 +35,7 @@ namespace mlir::threadbind {
 inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
 
 /// On an `scf.parallel` (carried to its `gpu.launch`): the tail strategy for
-/// that loop, overriding the pass option ("split" or "keep").
+/// that loop, overriding the pass option ("split", "pad" or "keep").
 inline constexpr StringLiteral kTailStrategyAttr = "threadbind.tail";
 
 /// How threadbind-remove-tail-checks treats a bounds check it cannot prove
@@ -44,6 +44,9 @@ enum class TailStrategy {
   /// Full blocks run a copy of the body without the check; only the last,
   /// partial block keeps it.
   Split,
+  /// Threads past the extent run on the padding of the memrefs they touch,
+  /// so the check goes; where padding is not possible, as Split.
+  Pad,
   /// The check stays.
   Keep,
 };

@@ -242,13 +242,28 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
       full blocks run a copy without the check, the last block keeps it.
       Whether the block is full is the check evaluated for the block's
       last thread, which has the largest start, as steps are positive;
+    - with `pad`: the check goes and the threads past the extent, up to the
+      grid's end, run on padding. This needs a loop from 0 with step 1 whose
+      every memory access from such a thread stays in padding: each load
+      or store indexed by the thread's position goes to a 1-D memref that is
+      padded (an argument marked `threadbind.padded_to = P` with the block's
+      x extent dividing P, or a `memref.alloc` of the same function, which
+      the pass enlarges) and is accessed unconditionally at that position,
+      which proves its size reaches the extent; stores go nowhere else;
+      nothing else has effects, and nothing that could trap sees a padding
+      value. The kernel indexes a view of each such memref that spans its
+      padded size, and the host launches it only for a non-empty extent.
+      Where padding is not possible (a remark says why), the check is split;
     - with `keep`, the check stays.
-    `threadbind.tail = "split"` or `"keep"` on an `scf.parallel` (carried to
-    its launch by the mapping) overrides the option for that loop.
-    Grid-stride launches have no such check: their loop condition is their
-    only compare. With `remarks`, every check's fate is reported.
+    `threadbind.tail = "split"`, `"pad"` or `"keep"` on an `scf.parallel`
+    (carried to its launch by the mapping) overrides the option for that
+    loop. Grid-stride launches have no such check: their loop condition is
+    their only compare. With `remarks`, every check's fate is reported.
+    A malformed `threadbind.tail` or `threadbind.padded_to` is an error and
+    leaves the IR as it was.
   }];
-  let dependentDialects = ["arith::ArithDialect", "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect"];
   let options = [
     Option<"strategy", "strategy", "mlir::threadbind::TailStrategy",
            "mlir::threadbind::TailStrategy::Split",
@@ -256,6 +271,8 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
            [{::llvm::cl::values(
              clEnumValN(mlir::threadbind::TailStrategy::Split, "split",
                         "full blocks run without the check"),
+             clEnumValN(mlir::threadbind::TailStrategy::Pad, "pad",
+                        "threads past the end run on padding; else split"),
              clEnumValN(mlir::threadbind::TailStrategy::Keep, "keep",
                         "the check stays"))}]>,
     Option<"emitRemarks", "remarks", "bool", "false",
@@ -265,7 +282,9 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
     Statistic<"numRemoved", "checks-removed",
               "Number of bounds checks proven always true and removed">,
     Statistic<"numSplit", "checks-split",
-              "Number of bounds checks taken out of full blocks">
+              "Number of bounds checks taken out of full blocks">,
+    Statistic<"numPadded", "checks-padded",
+              "Number of bounds checks replaced by running on padding">
   ];
 }
 

@@ -13,6 +13,9 @@
 // RUN: diff %t.ref %t.split
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=keep -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.keep
 // RUN: diff %t.ref %t.keep
+// Nothing here is padded, so the pad strategy falls back to splitting.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=pad -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.pad
+// RUN: diff %t.ref %t.pad
 
 // Every dynamic kernel was split, and the exact static one lost its check.
 // SPLIT-LABEL: func.func @scale

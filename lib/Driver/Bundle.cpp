@@ -8,6 +8,7 @@
 
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Runtime/Bundle.h"
+#include "threadbind/Transforms/Padding.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
@@ -149,6 +150,12 @@ threadbind::collectBundleEntries(ModuleOp module) {
             size = -1;
         a.access = accessOf(arg);
         elementType = memref.getElementType();
+        FailureOr<std::optional<int64_t>> paddedTo =
+            getPaddedTo(func, arg.getArgNumber());
+        if (failed(paddedTo))
+          ok = false;
+        else
+          a.paddedTo = paddedTo->value_or(0);
         if (!memref.getLayout().isIdentity()) {
           func.emitOpError("cannot be a bundle entry: argument ")
               << arg.getArgNumber() << " has type " << memref
@@ -360,10 +367,10 @@ void threadbind::writeEntryTable(llvm::raw_ostream &os,
         os << "shape_" << entry.name << "_" << i;
       else
         os << "0";
-      os << "}, /* " << a.mlirType << " */\n";
+      os << ", " << a.paddedTo << "}, /* " << a.mlirType << " */\n";
     }
     if (entry.arguments.empty())
-      os << "  {0, 0, 0, 0, 0}\n";
+      os << "  {0, 0, 0, 0, 0, 0}\n";
     os << "};\n\n";
   }
   os << "static const ThreadBindEntry entries[] = {\n";

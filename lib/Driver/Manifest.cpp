@@ -11,6 +11,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -82,6 +83,26 @@ static std::string describe(Value value, unsigned depth) {
     return infix("%");
   if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
     return call("ceildiv");
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::eq:
+      return infix("==");
+    case arith::CmpIPredicate::ne:
+      return infix("!=");
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::ult:
+      return infix("<");
+    case arith::CmpIPredicate::sle:
+    case arith::CmpIPredicate::ule:
+      return infix("<=");
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::ugt:
+      return infix(">");
+    case arith::CmpIPredicate::sge:
+    case arith::CmpIPredicate::uge:
+      return infix(">=");
+    }
+  }
   if (isa<arith::MinUIOp, arith::MinSIOp>(op))
     return call("min");
   if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
@@ -170,6 +191,23 @@ threadbind::collectKernelManifests(ModuleOp module,
     k.block[2] = describeHostValue(block.z);
     Value smem = launch.getDynamicSharedMemorySize();
     k.dynamicSharedMemory = smem ? describeHostValue(smem) : "0";
+    // The conditions of the ifs around the launch, such as the non-empty
+    // extent a padded kernel needs.
+    SmallVector<std::string> conditions;
+    for (Operation *parent = launch->getParentOp();
+         parent && !isa<FunctionOpInterface>(parent);
+         parent = parent->getParentOp()) {
+      auto ifOp = dyn_cast<scf::IfOp>(parent);
+      if (!ifOp) {
+        conditions.push_back("<" + parent->getName().getStringRef().str() +
+                             ">");
+        continue;
+      }
+      std::string condition = describeHostValue(ifOp.getCondition());
+      bool inElse = ifOp.getElseRegion().isAncestor(launch->getParentRegion());
+      conditions.push_back(inElse ? "!" + condition : condition);
+    }
+    k.launchIf = llvm::join(llvm::reverse(conditions), " && ");
     kernels.push_back(std::move(k));
   });
   if (gridPolicies.size() == kernels.size())
@@ -230,6 +268,8 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
           });
           if (!k.gridPolicy.empty())
             j.attribute("grid_policy", k.gridPolicy);
+          if (!k.launchIf.empty())
+            j.attribute("launch_if", k.launchIf);
           j.attribute("dynamic_shared_memory",
                       jsonExpr(k.dynamicSharedMemory));
           j.attributeArray("params", [&] {
@@ -288,6 +328,8 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
                       j.value(size);
                   });
                   j.attribute("access", accessName(a.access));
+                  if (a.paddedTo)
+                    j.attribute("padded_to", a.paddedTo);
                 }
               });
             }

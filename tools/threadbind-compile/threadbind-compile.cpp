@@ -92,6 +92,10 @@ cl::opt<TailStrategy> tail(
     cl::init(TailStrategy::Split),
     cl::values(clEnumValN(TailStrategy::Split, "split",
                           "full blocks run without the check"),
+               clEnumValN(TailStrategy::Pad, "pad",
+                          "threads past the end run on padding (arguments "
+                          "marked threadbind.padded_to, allocations the "
+                          "function owns); else split"),
                clEnumValN(TailStrategy::Keep, "keep", "the check stays")),
     cl::cat(category));
 cl::opt<bool> predicate(
@@ -362,6 +366,9 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   registerDialects(registry);
   MLIRContext context(registry);
+  // Diagnostics point at the user's source; a dump of the op, rewritten by
+  // the passes before it, would bury them.
+  context.printOpOnDiagnostic(false);
 
   DefaultTimingManager timingManager;
   timingManager.setEnabled(timing);

@@ -255,6 +255,8 @@ int main(int argc, char **argv) {
             a.shape[k] < 0 ? std::printf("?x")
                            : std::printf("%" PRId64 "x", a.shape[k]);
           std::printf("%s>", elementName(a.elementType));
+          if (a.paddedTo)
+            std::printf(" padded_to %" PRId64, a.paddedTo);
         } else {
           std::printf("%s", elementName(a.elementType));
         }
@@ -335,11 +337,15 @@ int main(int argc, char **argv) {
     int access = arg.info->access;
     bytesMoved += arg.initial.bytes() * ((access & THREADBIND_READ ? 1 : 0) +
                                          (access & THREADBIND_WRITE ? 1 : 0));
-    std::printf("  arg%d memref<%s x %s> %s\n", i,
-                shapeString(shape).c_str(), elementName(type),
+    std::printf("  arg%d memref<%s x %s> %s", i, shapeString(shape).c_str(),
+                elementName(type),
                 access == THREADBIND_READ    ? "read"
                 : access == THREADBIND_WRITE ? "written"
                                              : "read and written");
+    if (arg.info->paddedTo)
+      std::printf(", allocated padded to a multiple of %" PRId64,
+                  arg.info->paddedTo);
+    std::printf("\n");
   }
 
   auto call = [&](void (*fn)(void **), bool onDevice) {
@@ -396,9 +402,24 @@ int main(int argc, char **argv) {
   for (Argument &arg : args) {
     if (!arg.info->isMemRef)
       continue;
-    if (threadbind_malloc(&arg.device, arg.initial.bytes()) ||
-        threadbind_copy_to_device(arg.device, arg.initial.data.data(),
-                                  arg.initial.bytes()))
+    // A padded argument's allocation reaches the next multiple of its
+    // padding; the padding starts zeroed, and kernels may overwrite it.
+    std::vector<char> staged;
+    const char *source = arg.initial.data.data();
+    size_t bytes = arg.initial.bytes();
+    if (int64_t multiple = arg.info->paddedTo) {
+      int64_t size = arg.initial.shape.front();
+      size_t padded = static_cast<size_t>((size + multiple - 1) / multiple *
+                                          multiple) *
+                      elementBytes(arg.initial.elementType);
+      staged.assign(padded, 0);
+      std::copy(arg.initial.data.begin(), arg.initial.data.end(),
+                staged.begin());
+      source = staged.data();
+      bytes = padded;
+    }
+    if (threadbind_malloc(&arg.device, bytes) ||
+        threadbind_copy_to_device(arg.device, source, bytes))
       return failed(), kExitFailure;
   }
   int64_t firstLaunch = threadbind_launch_count();

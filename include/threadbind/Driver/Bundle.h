@@ -41,6 +41,9 @@ struct BundleArgument {
   int rank = 0;
   int access = 0;
   SmallVector<int64_t> shape;
+  /// Memrefs: the multiple its allocation must be padded to
+  /// (`threadbind.padded_to`), 0 when none.
+  int64_t paddedTo = 0;
   std::string mlirType;
 };
 

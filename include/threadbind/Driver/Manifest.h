@@ -66,6 +66,10 @@ struct KernelManifest {
   std::string block[3];
   std::string grid[3];
   std::string gridPolicy;
+  /// When the host function launches the kernel, as a condition over its
+  /// arguments ("(dim(arg0, 0) > 0)"); empty when always. A caller that
+  /// launches the PTX itself must skip the launch otherwise.
+  std::string launchIf;
   std::string dynamicSharedMemory;
   std::optional<PtxasKernelInfo> resources;
 };

@@ -52,6 +52,10 @@ typedef struct ThreadBindArgument {
   int32_t access;      /* memrefs: ThreadBindAccess */
   /* memrefs: `rank` static sizes, -1 where dynamic */
   const int64_t *shape;
+  /* 1-D memrefs: the allocation must reach the size rounded up to a
+   * multiple of this (threadbind.padded_to); 0 when it need not. The
+   * padding is written by the kernels but never holds a result. */
+  int64_t paddedTo;
 } ThreadBindArgument;
 
 typedef struct ThreadBindEntry {

@@ -65,4 +65,24 @@ TEST(HostDataTest, LoadsWhatWasStoredAndSignExtends) {
   EXPECT_EQ(load(half.data(), THREADBIND_F16, 0), 1.0);
 }
 
+TEST(HostDataTest, PaddedArgumentsAllocateUpToTheirMultiple) {
+  HostMemRef memref;
+  memref.elementType = THREADBIND_F32;
+  ThreadBindArgument padded{1, THREADBIND_F32, 1, THREADBIND_READ, nullptr,
+                            256};
+  ThreadBindArgument plain = padded;
+  plain.paddedTo = 0;
+  for (auto [size, expected] : {std::pair<int64_t, size_t>{0, 0},
+                                {1, 256},
+                                {255, 256},
+                                {256, 256},
+                                {257, 512},
+                                {100003, 100096}}) {
+    memref.shape = {size};
+    memref.allocate();
+    EXPECT_EQ(deviceBytes(memref, padded), expected * 4) << size;
+    EXPECT_EQ(deviceBytes(memref, plain), memref.bytes()) << size;
+  }
+}
+
 } // namespace

@@ -186,6 +186,27 @@ size_t HostMemRef::elements() const {
   return n;
 }
 
+size_t threadbind::deviceBytes(const HostMemRef &memref,
+                               const ThreadBindArgument &info) {
+  if (info.paddedTo <= 0 || memref.shape.size() != 1)
+    return memref.bytes();
+  int64_t multiple = info.paddedTo;
+  int64_t padded = (memref.shape.front() + multiple - 1) / multiple * multiple;
+  return static_cast<size_t>(padded) * elementBytes(memref.elementType);
+}
+
+int threadbind::allocateOnDevice(void **devicePtr, const HostMemRef &memref,
+                                 const ThreadBindArgument &info) {
+  size_t bytes = deviceBytes(memref, info);
+  if (bytes == memref.bytes())
+    return threadbind_malloc(devicePtr, bytes) ||
+           threadbind_copy_to_device(*devicePtr, memref.data.data(), bytes);
+  std::vector<char> staged(bytes, 0);
+  std::copy(memref.data.begin(), memref.data.end(), staged.begin());
+  return threadbind_malloc(devicePtr, bytes) ||
+         threadbind_copy_to_device(*devicePtr, staged.data(), bytes);
+}
+
 void HostMemRef::allocate() { data.assign(elements() * elementBytes(elementType), 0); }
 
 void HostMemRef::fillRandom(Random &random) {

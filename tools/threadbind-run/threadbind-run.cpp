@@ -404,22 +404,7 @@ int main(int argc, char **argv) {
       continue;
     // A padded argument's allocation reaches the next multiple of its
     // padding; the padding starts zeroed, and kernels may overwrite it.
-    std::vector<char> staged;
-    const char *source = arg.initial.data.data();
-    size_t bytes = arg.initial.bytes();
-    if (int64_t multiple = arg.info->paddedTo) {
-      int64_t size = arg.initial.shape.front();
-      size_t padded = static_cast<size_t>((size + multiple - 1) / multiple *
-                                          multiple) *
-                      elementBytes(arg.initial.elementType);
-      staged.assign(padded, 0);
-      std::copy(arg.initial.data.begin(), arg.initial.data.end(),
-                staged.begin());
-      source = staged.data();
-      bytes = padded;
-    }
-    if (threadbind_malloc(&arg.device, bytes) ||
-        threadbind_copy_to_device(arg.device, source, bytes))
+    if (allocateOnDevice(&arg.device, arg.initial, *arg.info))
       return failed(), kExitFailure;
   }
   int64_t firstLaunch = threadbind_launch_count();

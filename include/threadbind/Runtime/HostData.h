@@ -60,6 +60,16 @@ struct HostMemRef {
   void fillRandom(Random &random);
 };
 
+/// The device allocation `memref` needs as argument `info`: its bytes, or,
+/// for an argument padded to a multiple (ThreadBindArgument::paddedTo), the
+/// bytes of its size rounded up to that multiple.
+size_t deviceBytes(const HostMemRef &memref, const ThreadBindArgument &info);
+
+/// Allocates `memref`'s device buffer as deviceBytes says, copies its data
+/// in and zeroes any padding. Returns the runtime's status (0 on success).
+int allocateOnDevice(void **devicePtr, const HostMemRef &memref,
+                     const ThreadBindArgument &info);
+
 /// The words of a ThreadBindMemRef for a row-major `shape` at `data`.
 std::vector<int64_t> makeDescriptor(void *data,
                                     const std::vector<int64_t> &shape);

@@ -8,7 +8,12 @@
 #     ThreadBind (grid-stride and cover), upstream's default mapping and
 #     upstream's tiled-256 recipe, and an 8192x8192 2-D add in both loop
 #     orders and with the outer dimension forced onto threadIdx.x;
-#   - with --sanitize, compute-sanitizer memcheck over the examples.
+#   - with --sanitize, compute-sanitizer memcheck over the examples;
+#   - with --tails, every way of handling the bounds check (grid-stride,
+#     cover split, cover keep, cover over padding) at the sizes around a
+#     block, k*T-1, k*T, k*T+1, T-1, 1 and 0, and two odd large ones, each
+#     checked against the CPU reference under compute-sanitizer memcheck
+#     (plainly where it is missing).
 # Prints RESULT lines for bench/mapping/summarise.py; exits non-zero if any
 # check fails.
 #
@@ -17,12 +22,13 @@
 set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
-BENCH=0 SANITIZE=0
+BENCH=0 SANITIZE=0 TAILS=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
   --sanitize) SANITIZE=1 ;;
-  *) echo "usage: gpu-check.sh [--bench] [--sanitize]" >&2; exit 2 ;;
+  --tails) TAILS=1 ;;
+  *) echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails]" >&2; exit 2 ;;
   esac
 done
 
@@ -71,6 +77,39 @@ if ((SANITIZE)); then
   else
     echo "compute-sanitizer not found: memcheck skipped"
   fi
+fi
+
+if ((TAILS)); then
+  T=$STAGE/tails
+  memcheck=()
+  command -v compute-sanitizer >/dev/null &&
+    memcheck=(compute-sanitizer --tool memcheck --error-exitcode 9)
+  echo "tails under: ${memcheck[*]:-no sanitizer}"
+  tail_run() { # tail_run LABEL ARGS...: one threadbind-run, maybe sanitised
+    local label=$1
+    shift
+    echo "--- $label"
+    if "${memcheck[@]}" "$RUN" "$@" --check; then
+      echo "LABEL $label ok"
+    else
+      echo "LABEL $label FAILED"
+      failures=$((failures + 1))
+    fi
+  }
+  # 1-D: T = 256.
+  for variant in grid-stride split keep pad; do
+    for n in 767 768 769 255 1 0 100003 1048583; do
+      tail_run "tail-saxpy-$variant-$n" "$T/saxpy-$variant.so" --entry saxpy \
+        --size "$n"
+    done
+  done
+  # 2-D: T = 32 along x (the columns).
+  for variant in grid-stride split; do
+    for shape in 3,95 3,96 3,97 5,31 1,1 0,7 7,0 767,769; do
+      tail_run "tail-add2d-$variant-$shape" "$T/add2d-$variant.so" \
+        --entry add_2d_rows --size "$shape"
+    done
+  done
 fi
 
 if ((BENCH)); then

@@ -45,4 +45,15 @@ compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-threadbind.so"
 # The loop's outer dimension forced onto threadIdx.x: what a mapping that
 # ignores the accesses does to the row-major loop.
 compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-forced-outer.so" --dim-order=0
+
+echo "==> tail handling"
+mkdir -p "$STAGE/tails"
+compile "$K/saxpy.mlir" "$STAGE/tails/saxpy-grid-stride.so"
+compile "$K/saxpy.mlir" "$STAGE/tails/saxpy-split.so" --grid-policy=cover
+compile "$K/saxpy.mlir" "$STAGE/tails/saxpy-keep.so" --grid-policy=cover \
+  --tail=keep
+compile "$K/saxpy-padded.mlir" "$STAGE/tails/saxpy-pad.so" \
+  --grid-policy=cover --tail=pad
+compile "$K/add-2d.mlir" "$STAGE/tails/add2d-split.so" --grid-policy=cover
+compile "$K/add-2d.mlir" "$STAGE/tails/add2d-grid-stride.so"
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

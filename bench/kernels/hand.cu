@@ -102,6 +102,16 @@ extern "C" __global__ void clamp_scalar_hand(const float *x, float *y,
     y[i] = fminf(fmaxf(x[i], lo), hi);
 }
 
+// saxpy one element per thread per iteration. Launched with an
+// occupancy-sized grid it is the scalar grid-stride loop; launched with one
+// thread per element (the harness's `cover`) its loop runs once, which makes
+// it the classic `if (i < n)` kernel that hand CUDA writes for odd sizes.
+extern "C" __global__ void saxpy_scalar_hand(const float *x, float *y,
+                                             float a, int64_t n) {
+  for (int64_t i = globalThread(); i < n; i += gridThreads())
+    y[i] = a * x[i] + y[i];
+}
+
 // Row-major and contiguous: the same float4 grid-stride loop as a vector.
 extern "C" __global__ void add_2d_hand(const float *a, const float *b,
                                        float *c, int64_t rows, int64_t cols) {

@@ -554,26 +554,6 @@ void RemoveTailChecksPass::runOnOperation() {
       ++numPadded;
       continue;
     }
-    // A check outside any loop runs once per thread, and the full-block
-    // test would replace it by one just as dear: LLVM merges the two
-    // copies back into `full || inBounds`, a compare more than before.
-    if (check.launch.getBody().front().findAncestorOpInBlock(*guard) ==
-        guard) {
-      if (emitRemarks) {
-        InFlightDiagnostic remark =
-            guard.emitRemark("bounds check kept: it runs once per thread, "
-                             "outside any loop, so a full-block test would "
-                             "cost as much as it saves");
-        if (check.strategy == TailStrategy::Pad) {
-          remark << " (no padding: " << check.whyNotPad << ")";
-          if (check.whereNotPad)
-            remark.attachNote(*check.whereNotPad)
-                << "this operation rules padding out";
-        }
-      }
-      ++numKeptOutsideLoops;
-      continue;
-    }
     FailureOr<Value> full =
         buildFullBlockCondition(rewriter, check.launch, guard.getCondition());
     if (failed(full)) {

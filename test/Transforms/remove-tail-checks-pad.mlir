@@ -1,7 +1,6 @@
 // The pad strategy: threads past the extent run on padding where every
-// access they make provably lands there; elsewhere the check is treated as
-// under split (kept in 1-D kernels) and a remark says what ruled padding
-// out.
+// access they make provably lands there; elsewhere the check is split and a
+// remark says what ruled padding out.
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=pad -split-input-file | FileCheck %s
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover "-threadbind-remove-tail-checks=strategy=pad remarks" -split-input-file -verify-diagnostics -o /dev/null
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks -split-input-file | FileCheck %s --check-prefix=SPLIT
@@ -22,12 +21,9 @@
 // CHECK: %[[V:.*]] = memref.load %[[XV]]
 // CHECK: memref.store %{{.*}}, %[[YV]]
 // CHECK-NEXT: gpu.terminator
-// Under the default strategy the check stays, padding or not.
+// Under the default strategy the same loop is split, padding or not.
 // SPLIT-LABEL: func.func @padded_args
-// SPLIT: gpu.launch
-// SPLIT: scf.if
-// SPLIT-NOT: } else {
-// SPLIT: gpu.terminator
+// SPLIT: } else {
 func.func @padded_args(%x: memref<?xf32> {threadbind.padded_to = 256},
                        %y: memref<?xf32> {threadbind.padded_to = 512}) {
   %c0 = arith.constant 0 : index
@@ -124,18 +120,16 @@ func.func @asked(%x: memref<?xf32> {threadbind.padded_to = 1024}) {
 // -----
 
 // A gather: a thread past the end would read its index from padding and
-// could land anywhere. The check stays.
+// could land anywhere. Split instead.
 // CHECK-LABEL: func.func @gather
-// CHECK: scf.if
-// CHECK-NOT: } else {
-// CHECK: gpu.terminator
+// CHECK: } else {
 func.func @gather(%x: memref<?xf32> {threadbind.padded_to = 256},
                   %idx: memref<?xindex> {threadbind.padded_to = 256},
                   %y: memref<?xf32> {threadbind.padded_to = 256}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %y, %c0 : memref<?xf32>
-  // expected-remark @below {{bounds check kept: it runs once per thread, outside any loop, so a full-block test would cost as much as it saves (no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref)}}
+  // expected-remark @below {{bounds check split: blocks entirely in bounds run a copy without it; only the last block checks (no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref)}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %j = memref.load %idx[%i] : memref<?xindex>
     // expected-note @below {{this operation rules padding out}}
@@ -246,29 +240,6 @@ func.func @offset(%x: memref<?xf32> {threadbind.padded_to = 256}) {
     %v = memref.load %x[%i] : memref<?xf32>
     %w = arith.addf %v, %v : f32
     memref.store %w, %x[%i] : memref<?xf32>
-  }
-  return
-}
-
-// -----
-
-// 2-D memrefs are never padded; the check inside the loop over rows is
-// split instead.
-// CHECK-LABEL: func.func @rows
-// CHECK: scf.if %{{.*}} {
-// CHECK-NEXT: scf.for
-// CHECK: } else {
-func.func @rows(%m: memref<?x?xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %r = memref.dim %m, %c0 : memref<?x?xf32>
-  %c = memref.dim %m, %c1 : memref<?x?xf32>
-  // expected-remark @below {{bounds check split: blocks entirely in bounds run a copy without it; only the last block checks (no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref)}}
-  scf.parallel (%i, %j) = (%c0, %c0) to (%r, %c) step (%c1, %c1) {
-    // expected-note @below {{this operation rules padding out}}
-    %v = memref.load %m[%i, %j] : memref<?x?xf32>
-    %w = arith.addf %v, %v : f32
-    memref.store %w, %m[%i, %j] : memref<?x?xf32>
   }
   return
 }

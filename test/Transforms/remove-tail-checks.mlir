@@ -2,17 +2,22 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=keep -split-input-file | FileCheck %s --check-prefix=KEEP
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=remarks -split-input-file -verify-diagnostics -o /dev/null
 
-// 1-D: the check runs once per thread, outside any loop. A full-block test
-// would cost as much (LLVM merges the copies back into one guarded by both
-// tests), so it stays.
+// 1-D: full blocks (the last thread's start in bounds) run the body with no
+// compare against the extent; the last block keeps the check.
 // CHECK-LABEL: func.func @copy
-// CHECK: gpu.launch
-// CHECK-NEXT: arith.muli
-// CHECK-NEXT: arith.addi
-// CHECK-NEXT: arith.cmpi
-// CHECK-NEXT: scf.if
-// CHECK-NOT: else
-// CHECK: gpu.terminator
+// CHECK: %[[N:.*]] = memref.dim
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK: %[[LAST:.*]] = arith.subi %[[BDX]], %c1
+// CHECK: %[[FIRST:.*]] = arith.muli %[[BX]], %[[BDX]]
+// CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %[[LAST]]
+// CHECK: %[[FULL:.*]] = arith.cmpi slt, %[[END]], %[[N]]
+// CHECK: scf.if %[[FULL]] {
+// CHECK-NOT: arith.cmpi
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.if %{{.*}} {
+// CHECK: memref.store
 // KEEP-LABEL: func.func @copy
 // KEEP: gpu.launch
 // KEEP-NEXT: arith.muli
@@ -25,7 +30,7 @@ func.func @copy(%a: memref<?xf32>, %b: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %a, %c0 : memref<?xf32>
-  // expected-remark @below {{bounds check kept: it runs once per thread, outside any loop, so a full-block test would cost as much as it saves}}
+  // expected-remark @below {{bounds check split: blocks entirely in bounds run a copy without it; only the last block checks}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %a[%i] : memref<?xf32>
     memref.store %v, %b[%i] : memref<?xf32>
@@ -35,17 +40,11 @@ func.func @copy(%a: memref<?xf32>, %b: memref<?xf32>) {
 
 // -----
 
-// 2-D: the check sits inside the loop over rows; the whole loop is
-// versioned, so full blocks (the last thread's start in bounds) loop over
-// rows with no compare against the extent.
+// 2-D: the check sat inside the loop over rows; the whole loop is versioned,
+// so full blocks loop over rows with no check at all.
 // CHECK-LABEL: func.func @rows
-// CHECK: %[[C:.*]] = memref.dim %{{.*}}, %c1
-// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in {{.*}} threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
-// CHECK: %[[LAST:.*]] = arith.subi %[[BDX]], %c1
-// CHECK: %[[FIRST:.*]] = arith.muli %[[BX]], %[[BDX]]
-// CHECK: %[[END:.*]] = arith.addi %[[FIRST]], %[[LAST]]
-// CHECK: %[[FULL:.*]] = arith.cmpi slt, %[[END]], %[[C]]
-// CHECK: scf.if %[[FULL]] {
+// CHECK: gpu.launch
+// CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: scf.for
 // CHECK-NOT: scf.if
 // CHECK: } else {
@@ -92,16 +91,15 @@ func.func @exact(%a: memref<1024xf32>) {
 
 // -----
 
-// A static extent that is not a multiple of the block keeps its check.
+// A static extent that is not a multiple of the block: split.
 // CHECK-LABEL: func.func @ragged
 // CHECK: scf.if
-// CHECK-NOT: } else {
-// CHECK: gpu.terminator
+// CHECK: } else {
 func.func @ragged(%a: memref<1000xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c1000 = arith.constant 1000 : index
-  // expected-remark @below {{bounds check kept: it runs once per thread}}
+  // expected-remark @below {{bounds check split}}
   scf.parallel (%i) = (%c0) to (%c1000) step (%c1) {
     %v = memref.load %a[%i] : memref<1000xf32>
     %w = arith.addf %v, %v : f32

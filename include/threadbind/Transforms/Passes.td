@@ -236,16 +236,12 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
     handled in turn:
     - proven always true by integer range analysis (static extents that
       the grid covers exactly): removed;
-    - otherwise, with the `split` strategy, a check inside a loop of the
-      launch (the loop over y of a 2-D kernel): the top-level operation of
-      the launch that holds it is versioned on whether the whole block is
-      in bounds, a condition the same for every thread of the block: full
-      blocks run a copy without the check, the last block keeps it.
+    - otherwise, with the `split` strategy: the top-level operation of the
+      launch that holds the check is versioned on whether the whole block
+      is in bounds, a condition the same for every thread of the block:
+      full blocks run a copy without the check, the last block keeps it.
       Whether the block is full is the check evaluated for the block's
-      last thread, which has the largest start, as steps are positive.
-      A check outside any loop (a 1-D kernel) runs once per thread; the
-      full-block test would cost as much, and LLVM merges the two copies
-      back into one guarded by both tests, so it stays;
+      last thread, which has the largest start, as steps are positive;
     - with `pad`: the check goes and the threads past the extent, up to the
       grid's end, run on padding. This needs a loop from 0 with step 1 whose
       every memory access from such a thread stays in padding: each load
@@ -257,7 +253,7 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
       nothing else has effects, and nothing that could trap sees a padding
       value. The kernel indexes a view of each such memref that spans its
       padded size, and the host launches it only for a non-empty extent.
-      Where padding is not possible (a remark says why), as `split`;
+      Where padding is not possible (a remark says why), the check is split;
     - with `keep`, the check stays.
     `threadbind.tail = "split"`, `"pad"` or `"keep"` on an `scf.parallel`
     (carried to its launch by the mapping) overrides the option for that
@@ -288,10 +284,7 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
     Statistic<"numSplit", "checks-split",
               "Number of bounds checks taken out of full blocks">,
     Statistic<"numPadded", "checks-padded",
-              "Number of bounds checks replaced by running on padding">,
-    Statistic<"numKeptOutsideLoops", "checks-kept-outside-loops",
-              "Number of checks left as they are because they run once per "
-              "thread">
+              "Number of bounds checks replaced by running on padding">
   ];
 }
 

@@ -9,7 +9,7 @@
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover --tail=pad --emit bundle -o %t/pad.so
 // RUN: FileCheck %s --check-prefix=ENTRY < %t/pad.manifest.json
 // RUN: threadbind-run %t/pad.so --list | FileCheck %s --check-prefix=LIST
-// Under the default strategy the check of this 1-D kernel stays.
+// The default strategy splits instead: the last block still compares.
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover -o %t/split.ptx
 // RUN: FileCheck %s --check-prefix=SPLIT < %t/split.ptx
 // RUN: not threadbind-compile %s --tail=pad -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD

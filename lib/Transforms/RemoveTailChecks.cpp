@@ -6,10 +6,10 @@
 //
 // A cover-policy launch guards each thread's iteration with `start < end`.
 // Only the grid's last block can hold threads past the end, so the check is
-// removed where range analysis proves it always true, and otherwise split:
-// a block-uniform test picks a copy of the code without the check for
-// every full block, or dropped where the threads past the end can run on
-// padding.
+// removed where range analysis proves it always true, dropped where the
+// threads past the end can run on padding, or, on request, split: a
+// block-uniform test picks a copy of the code without the check for every
+// full block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -554,6 +554,16 @@ void RemoveTailChecksPass::runOnOperation() {
       ++numPadded;
       continue;
     }
+    if (check.strategy == TailStrategy::Pad) {
+      if (emitRemarks) {
+        InFlightDiagnostic remark = guard.emitRemark(
+            "bounds check kept: no padding: " + check.whyNotPad);
+        if (check.whereNotPad)
+          remark.attachNote(*check.whereNotPad)
+              << "this operation rules padding out";
+      }
+      continue;
+    }
     FailureOr<Value> full =
         buildFullBlockCondition(rewriter, check.launch, guard.getCondition());
     if (failed(full)) {
@@ -563,18 +573,9 @@ void RemoveTailChecksPass::runOnOperation() {
                          "ids");
       continue;
     }
-    if (emitRemarks) {
-      InFlightDiagnostic remark =
-          guard.emitRemark("bounds check split: blocks entirely in bounds "
-                           "run a copy without it; only the last block "
-                           "checks");
-      if (check.strategy == TailStrategy::Pad) {
-        remark << " (no padding: " << check.whyNotPad << ")";
-        if (check.whereNotPad)
-          remark.attachNote(*check.whereNotPad)
-              << "this operation rules padding out";
-      }
-    }
+    if (emitRemarks)
+      guard.emitRemark("bounds check split: blocks entirely in bounds run a "
+                       "copy without it; only the last block checks");
     splitOnFullBlock(rewriter, check.launch, guard, *full);
     ++numSplit;
   }

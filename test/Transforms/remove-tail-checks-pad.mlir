@@ -1,9 +1,9 @@
-// The pad strategy: threads past the extent run on padding where every
-// access they make provably lands there; elsewhere the check is split and a
-// remark says what ruled padding out.
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=pad -split-input-file | FileCheck %s
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover "-threadbind-remove-tail-checks=strategy=pad remarks" -split-input-file -verify-diagnostics -o /dev/null
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks -split-input-file | FileCheck %s --check-prefix=SPLIT
+// The pad strategy, the default: threads past the extent run on padding
+// where every access they make provably lands there; elsewhere the check
+// stays and a remark says what ruled padding out.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=remarks -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=split -split-input-file | FileCheck %s --check-prefix=SPLIT
 
 // Arguments padded to multiples of the block: no compare in the kernel,
 // which indexes views spanning the padded sizes; the host skips the launch
@@ -21,7 +21,7 @@
 // CHECK: %[[V:.*]] = memref.load %[[XV]]
 // CHECK: memref.store %{{.*}}, %[[YV]]
 // CHECK-NEXT: gpu.terminator
-// Under the default strategy the same loop is split, padding or not.
+// Under the split strategy the same loop is split, padding or not.
 // SPLIT-LABEL: func.func @padded_args
 // SPLIT: } else {
 func.func @padded_args(%x: memref<?xf32> {threadbind.padded_to = 256},
@@ -98,7 +98,7 @@ func.func @owned_static(%out: memref<300xf32>) {
 
 // -----
 
-// The loop's attribute asks for padding even under the default strategy.
+// The loop's attribute asks for padding under another strategy.
 // SPLIT-LABEL: func.func @asked
 // SPLIT: scf.if
 // SPLIT-NEXT: gpu.launch
@@ -120,16 +120,19 @@ func.func @asked(%x: memref<?xf32> {threadbind.padded_to = 1024}) {
 // -----
 
 // A gather: a thread past the end would read its index from padding and
-// could land anywhere. Split instead.
+// could land anywhere. The check stays.
 // CHECK-LABEL: func.func @gather
-// CHECK: } else {
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK-NOT: } else {
+// CHECK: gpu.terminator
 func.func @gather(%x: memref<?xf32> {threadbind.padded_to = 256},
                   %idx: memref<?xindex> {threadbind.padded_to = 256},
                   %y: memref<?xf32> {threadbind.padded_to = 256}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %y, %c0 : memref<?xf32>
-  // expected-remark @below {{bounds check split: blocks entirely in bounds run a copy without it; only the last block checks (no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref)}}
+  // expected-remark @below {{bounds check kept: no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %j = memref.load %idx[%i] : memref<?xindex>
     // expected-note @below {{this operation rules padding out}}
@@ -147,7 +150,7 @@ func.func @unpadded(%x: memref<?xf32> {threadbind.padded_to = 256},
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{(no padding: a store goes somewhere other than the thread's own element of a padded 1-D memref)}}
+  // expected-remark @below {{bounds check kept: no padding: a store goes somewhere other than the thread's own element of a padded 1-D memref}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xf32>
     // expected-note @below {{this operation rules padding out}}
@@ -164,7 +167,7 @@ func.func @shared_element(%x: memref<?xf32> {threadbind.padded_to = 256}) {
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f32
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{(no padding: a store goes somewhere other than the thread's own element of a padded 1-D memref)}}
+  // expected-remark @below {{bounds check kept: no padding: a store goes somewhere other than the thread's own element of a padded 1-D memref}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     // expected-note @below {{this operation rules padding out}}
     memref.store %one, %x[%c0] : memref<?xf32>
@@ -182,7 +185,7 @@ func.func @conditional(%x: memref<?xf32> {threadbind.padded_to = 256},
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{(no padding: %arg1 is accessed only conditionally, so its size is not known to reach the extent)}}
+  // expected-remark @below {{bounds check kept: no padding: %arg1 is accessed only conditionally, so its size is not known to reach the extent}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xf32>
     %pos = arith.cmpf ogt, %v, %zero : f32
@@ -200,7 +203,7 @@ func.func @too_little(%x: memref<?xf32> {threadbind.padded_to = 128}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{(no padding: %arg0 is padded to a multiple of 128, which the block's x extent 256 does not divide)}}
+  // expected-remark @below {{bounds check kept: no padding: %arg0 is padded to a multiple of 128, which the block's x extent 256 does not divide}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xf32>
     %w = arith.addf %v, %v : f32
@@ -217,7 +220,7 @@ func.func @divide(%x: memref<?xi32> {threadbind.padded_to = 256}) {
   %c1 = arith.constant 1 : index
   %c100 = arith.constant 100 : i32
   %n = memref.dim %x, %c0 : memref<?xi32>
-  // expected-remark @below {{(no padding: an operation that may trap (such as integer division) would see padding values)}}
+  // expected-remark @below {{bounds check kept: no padding: an operation that may trap (such as integer division) would see padding values}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xi32>
     // expected-note @below {{this operation rules padding out}}
@@ -235,11 +238,34 @@ func.func @offset(%x: memref<?xf32> {threadbind.padded_to = 256}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{(no padding: the loop does not start at 0 with step 1 along x, or its extent or block size is not a launch operand)}}
+  // expected-remark @below {{bounds check kept: no padding: the loop does not start at 0 with step 1 along x, or its extent or block size is not a launch operand}}
   scf.parallel (%i) = (%c1) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xf32>
     %w = arith.addf %v, %v : f32
     memref.store %w, %x[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// 2-D memrefs are never padded; the check inside the loop over rows stays.
+// CHECK-LABEL: func.func @rows
+// CHECK: scf.for
+// CHECK: scf.if
+// CHECK-NOT: } else {
+// CHECK: gpu.terminator
+func.func @rows(%m: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  // expected-remark @below {{bounds check kept: no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%r, %c) step (%c1, %c1) {
+    // expected-note @below {{this operation rules padding out}}
+    %v = memref.load %m[%i, %j] : memref<?x?xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %m[%i, %j] : memref<?x?xf32>
   }
   return
 }

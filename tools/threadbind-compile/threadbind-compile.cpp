@@ -89,13 +89,14 @@ cl::opt<bool> unswitch(
 cl::opt<TailStrategy> tail(
     "tail",
     cl::desc("Bounds checks of cover launches that are not provably dead"),
-    cl::init(TailStrategy::Split),
-    cl::values(clEnumValN(TailStrategy::Split, "split",
-                          "full blocks run without the check"),
-               clEnumValN(TailStrategy::Pad, "pad",
+    cl::init(TailStrategy::Pad),
+    cl::values(clEnumValN(TailStrategy::Pad, "pad",
                           "threads past the end run on padding (arguments "
                           "marked threadbind.padded_to, allocations the "
-                          "function owns); else split"),
+                          "function owns); else the check stays"),
+               clEnumValN(TailStrategy::Split, "split",
+                          "full blocks run without the check (measured "
+                          "slower: LLVM merges or hoists it anyway)"),
                clEnumValN(TailStrategy::Keep, "keep", "the check stays")),
     cl::cat(category));
 cl::opt<bool> predicate(

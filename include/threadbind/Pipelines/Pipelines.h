@@ -77,7 +77,7 @@ struct MapToGPUPipelineOptions : MapPipelineOptions<MapToGPUPipelineOptions> {
 struct KernelOptimizationOptions {
   /// What to do with a cover launch's bounds check that is not provably
   /// dead.
-  TailStrategy tail = TailStrategy::Split;
+  TailStrategy tail = TailStrategy::Pad;
   /// Hoist uniform, loop-invariant conditions out of GPU loops.
   bool unswitch = true;
   /// Turn small divergent branches into selects and min/max.
@@ -102,12 +102,12 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
   Option<TailStrategy> tail{
       *this, "tail",
       llvm::cl::desc("Bounds checks of cover launches not provably dead"),
-      llvm::cl::init(TailStrategy::Split),
+      llvm::cl::init(TailStrategy::Pad),
       llvm::cl::values(
+          clEnumValN(TailStrategy::Pad, "pad",
+                     "threads past the end run on padding; else keep"),
           clEnumValN(TailStrategy::Split, "split",
                      "full blocks run without the check"),
-          clEnumValN(TailStrategy::Pad, "pad",
-                     "threads past the end run on padding; else split"),
           clEnumValN(TailStrategy::Keep, "keep", "the check stays"))};
   Option<bool> predicate{
       *this, "predicate",

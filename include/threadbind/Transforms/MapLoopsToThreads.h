@@ -45,7 +45,7 @@ enum class TailStrategy {
   /// partial block keeps it.
   Split,
   /// Threads past the extent run on the padding of the memrefs they touch,
-  /// so the check goes; where padding is not possible, as Split.
+  /// so the check goes; where padding is not possible, as Keep.
   Pad,
   /// The check stays.
   Keep,

@@ -224,55 +224,59 @@ def PredicateDivergentBranchesPass
 }
 
 def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
-  let summary = "Take the per-thread bounds check out of full blocks";
+  let summary = "Remove the per-thread bounds check of cover launches";
   let description = [{
     A cover-policy launch runs one iteration per thread along x, guarded by
     `start < end`, because the grid is a whole number of blocks and the
-    extent need not be. Only the last block can hold threads past the end;
-    every other block pays for the check (and, in a 2-D kernel, pays in
-    every iteration of the loop over y).
+    extent need not be. Only the last block can hold threads past the end.
+    Grid-stride launches have no such check: their loop condition is their
+    only compare.
 
     Each check (the `scf.if` the mapping marks `threadbind.tail_guard`) is
     handled in turn:
     - proven always true by integer range analysis (static extents that
       the grid covers exactly): removed;
-    - otherwise, with the `split` strategy: the top-level operation of the
-      launch that holds the check is versioned on whether the whole block
-      is in bounds, a condition the same for every thread of the block:
-      full blocks run a copy without the check, the last block keeps it.
-      Whether the block is full is the check evaluated for the block's
-      last thread, which has the largest start, as steps are positive;
-    - with `pad`: the check goes and the threads past the extent, up to the
-      grid's end, run on padding. This needs a loop from 0 with step 1 whose
-      every memory access from such a thread stays in padding: each load
-      or store indexed by the thread's position goes to a 1-D memref that is
-      padded (an argument marked `threadbind.padded_to = P` with the block's
-      x extent dividing P, or a `memref.alloc` of the same function, which
-      the pass enlarges) and is accessed unconditionally at that position,
-      which proves its size reaches the extent; stores go nowhere else;
-      nothing else has effects, and nothing that could trap sees a padding
-      value. The kernel indexes a view of each such memref that spans its
-      padded size, and the host launches it only for a non-empty extent.
-      Where padding is not possible (a remark says why), the check is split;
-    - with `keep`, the check stays.
-    `threadbind.tail = "split"`, `"pad"` or `"keep"` on an `scf.parallel`
+    - with `pad` (the default): the check goes and the threads past the
+      extent, up to the grid's end, run on padding. This needs a loop from
+      0 with step 1 whose every memory access from such a thread stays in
+      padding: each load or store indexed by the thread's position goes to
+      a 1-D memref that is padded (an argument marked
+      `threadbind.padded_to = P` with the block's x extent dividing P, or a
+      `memref.alloc` of the same function, which the pass enlarges) and is
+      accessed unconditionally at that position, which proves its size
+      reaches the extent; stores go nowhere else; nothing else has effects,
+      and nothing that could trap sees a padding value. The kernel indexes
+      a view of each such memref that spans its padded size, and the host
+      launches it only for a non-empty extent. Where padding is not
+      possible, a remark says why and the check stays;
+    - with `split`: the top-level operation of the launch that holds the
+      check is versioned on whether the whole block is in bounds, a
+      condition the same for every thread of the block: full blocks run a
+      copy without the check, the last block keeps it. Whether the block is
+      full is the check evaluated for the block's last thread, which has
+      the largest start, as steps are positive. Measured on an H200, this
+      does not pay with NVPTX: in 1-D LLVM merges the two copies back into
+      one guarded by both tests, and in 2-D it hoists the check, invariant
+      in the loop over rows, by itself, so the split copy is only longer
+      (bench/results/2026-11-22-tails-h200.md);
+    - with `keep`, the check stays: one compare and exit per thread.
+    `threadbind.tail = "pad"`, `"split"` or `"keep"` on an `scf.parallel`
     (carried to its launch by the mapping) overrides the option for that
-    loop. Grid-stride launches have no such check: their loop condition is
-    their only compare. With `remarks`, every check's fate is reported.
-    A malformed `threadbind.tail` or `threadbind.padded_to` is an error and
-    leaves the IR as it was.
+    loop. With `remarks`, every check's fate is reported. A malformed
+    `threadbind.tail` or `threadbind.padded_to` is an error and leaves the
+    IR as it was.
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
                            "scf::SCFDialect"];
   let options = [
     Option<"strategy", "strategy", "mlir::threadbind::TailStrategy",
-           "mlir::threadbind::TailStrategy::Split",
+           "mlir::threadbind::TailStrategy::Pad",
            "What to do with a check that is not provably dead",
            [{::llvm::cl::values(
+             clEnumValN(mlir::threadbind::TailStrategy::Pad, "pad",
+                        "threads past the end run on padding; else keep"),
              clEnumValN(mlir::threadbind::TailStrategy::Split, "split",
                         "full blocks run without the check"),
-             clEnumValN(mlir::threadbind::TailStrategy::Pad, "pad",
-                        "threads past the end run on padding; else split"),
              clEnumValN(mlir::threadbind::TailStrategy::Keep, "keep",
                         "the check stays"))}]>,
     Option<"emitRemarks", "remarks", "bool", "false",

@@ -15,7 +15,7 @@
 // RUN: diff %t.ref %t.pad
 
 // @scale and the owned buffer's kernel run without checks; the copy into
-// the unpadded output is split.
+// the unpadded output keeps its check.
 // PAD-LABEL: func.func @scale
 // PAD: gpu.launch
 // PAD-NOT: scf.if
@@ -26,7 +26,9 @@
 // PAD-NOT: scf.if
 // PAD: gpu.terminator
 // PAD: gpu.launch
-// PAD: } else {
+// PAD: scf.if
+// PAD-NOT: } else {
+// PAD: gpu.terminator
 
 // y[i] = 2 x[i] + i
 func.func @scale(%x: memref<?xf32> {threadbind.padded_to = 256},

@@ -7,13 +7,13 @@
 
 // RUN: threadbind-opt %s %lower_to_cpu | %run_cpu > %t.ref
 // RUN: FileCheck %s < %t.ref
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks > %t.split.mlir
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=split > %t.split.mlir
 // RUN: FileCheck %s --check-prefix=SPLIT < %t.split.mlir
 // RUN: threadbind-opt %t.split.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.split
 // RUN: diff %t.ref %t.split
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=keep -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.keep
 // RUN: diff %t.ref %t.keep
-// Nothing here is padded, so the pad strategy falls back to splitting.
+// Nothing here is padded, so the pad strategy keeps the checks.
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=pad -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.pad
 // RUN: diff %t.ref %t.pad
 

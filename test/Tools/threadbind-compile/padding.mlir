@@ -9,9 +9,11 @@
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover --tail=pad --emit bundle -o %t/pad.so
 // RUN: FileCheck %s --check-prefix=ENTRY < %t/pad.manifest.json
 // RUN: threadbind-run %t/pad.so --list | FileCheck %s --check-prefix=LIST
-// The default strategy splits instead: the last block still compares.
-// RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover -o %t/split.ptx
-// RUN: FileCheck %s --check-prefix=SPLIT < %t/split.ptx
+// Padding is the default; --tail=keep keeps the compare.
+// RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover -o %t/default.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t/default.ptx
+// RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover --tail=keep -o %t/keep.ptx
+// RUN: FileCheck %s --check-prefix=KEEP < %t/keep.ptx
 // RUN: not threadbind-compile %s --tail=pad -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/bad.ptx
 
@@ -33,8 +35,8 @@
 
 // LIST: scale(memref<?xf32> padded_to 256, memref<?xf32> padded_to 256)
 
-// SPLIT-LABEL: .visible .entry scale_kernel(
-// SPLIT: setp
+// KEEP-LABEL: .visible .entry scale_kernel(
+// KEEP: setp
 
 // BAD: padding.mlir:[[# @LINE + 1]]:1: error: 'func.func' op argument 0: 'threadbind.padded_to' must be a positive integer, not -4 : i64
 func.func @bad(%x: memref<?xf32> {threadbind.padded_to = -4}) {

@@ -8,7 +8,7 @@
 
 // CHECK: builtin.module(func.func(convert-linalg-to-parallel-loops,
 // CHECK-SAME: threadbind-map-loops-to-threads{{.*}}grid-policy=cover{{.*}}threads-per-block=128
-// CHECK-SAME: threadbind-remove-tail-checks{{.*}}strategy=split
+// CHECK-SAME: threadbind-remove-tail-checks{{.*}}strategy=pad
 // CHECK-SAME: threadbind-unswitch-uniform-conditions
 // CHECK-SAME: threadbind-predicate-divergent-branches
 // CHECK: gpu-kernel-outlining

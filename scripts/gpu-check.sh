@@ -13,7 +13,11 @@
 #     cover split, cover keep, cover over padding) at the sizes around a
 #     block, k*T-1, k*T, k*T+1, T-1, 1 and 0, and two odd large ones, each
 #     checked against the CPU reference under compute-sanitizer memcheck
-#     (plainly where it is missing).
+#     (plainly where it is missing);
+#   - with --reductions, every combiner and type of the reduction mapping
+#     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33 and
+#     2^20+7 elements, the f32 sum and dot product at 2^28, each checked
+#     against the CPU reference, and at 33 and 2^20+7 under memcheck.
 # Prints RESULT lines for bench/mapping/summarise.py; exits non-zero if any
 # check fails.
 #
@@ -22,13 +26,17 @@
 set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
-BENCH=0 SANITIZE=0 TAILS=0
+BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
   --sanitize) SANITIZE=1 ;;
   --tails) TAILS=1 ;;
-  *) echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails]" >&2; exit 2 ;;
+  --reductions) REDUCTIONS=1 ;;
+  *)
+    echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" >&2
+    exit 2
+    ;;
   esac
 done
 
@@ -110,6 +118,52 @@ if ((TAILS)); then
         --entry add_2d_rows --size "$shape"
     done
   done
+fi
+
+if ((REDUCTIONS)); then
+  R=$STAGE/reductions/reductions.so
+  # The CPU reference folds in order, in the element type: an f32 sum of
+  # 2^20 random values in [-1, 1) is off by about 0.02 there, and by a few
+  # units at 2^28, while the GPU's tree sums are closer. The tolerances
+  # admit that and still catch a lost block or an init value counted twice
+  # (1.5 in sum_f32) at the sizes where it could hide.
+  tolerance() { # tolerance ENTRY N: --rtol/--atol for the check
+    case $1 in
+    sum_f32 | dot_f32 | sum_and_absmax_f32)
+      if (($2 > 1000000)); then echo "--rtol 1e-4 --atol 0.1"; else echo ""; fi ;;
+    sum_f64) echo "--rtol 1e-12 --atol 1e-9" ;;
+    *) echo "" ;;
+    esac
+  }
+  entries=(sum_f32 sum_f64 prod_f64 maxnum_f32 minnum_f64 maximum_f64
+    minimum_f32 sum_i32 sum_i64 prod_i64 and_i32 or_i64 xor_i32 maxsi_i64
+    minsi_i32 maxui_i32 minui_i64 dot_f32 sum_and_absmax_f32)
+  for entry in "${entries[@]}"; do
+    for n in 0 1 31 32 33 1048583; do
+      # shellcheck disable=SC2046
+      run "reduce-$entry-$n" "$R" --entry "$entry" --size "$n" \
+        $(tolerance "$entry" "$n") --check
+    done
+  done
+  for entry in sum_f32 dot_f32; do
+    run "reduce-$entry-268435456" "$R" --entry "$entry" --size 268435456 \
+      --rtol 1e-4 --atol 20 --check --bench 10
+  done
+  if command -v compute-sanitizer >/dev/null; then
+    for entry in "${entries[@]}"; do
+      for n in 33 1048583; do
+        echo "--- memcheck reduce-$entry-$n"
+        # shellcheck disable=SC2046
+        if compute-sanitizer --tool memcheck --error-exitcode 9 "$RUN" "$R" \
+          --entry "$entry" --size "$n" $(tolerance "$entry" "$n") --check; then
+          echo "LABEL memcheck-reduce-$entry-$n ok"
+        else
+          echo "LABEL memcheck-reduce-$entry-$n FAILED"
+          failures=$((failures + 1))
+        fi
+      done
+    done
+  fi
 fi
 
 if ((BENCH)); then

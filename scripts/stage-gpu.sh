@@ -56,4 +56,9 @@ compile "$K/saxpy-padded.mlir" "$STAGE/tails/saxpy-pad.so" \
   --grid-policy=cover --tail=pad
 compile "$K/add-2d.mlir" "$STAGE/tails/add2d-split.so" --grid-policy=cover
 compile "$K/add-2d.mlir" "$STAGE/tails/add2d-grid-stride.so"
+
+echo "==> reductions"
+mkdir -p "$STAGE/reductions"
+compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
+  "$STAGE/reductions/reductions.so"
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

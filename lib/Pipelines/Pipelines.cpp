@@ -84,6 +84,12 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
 
 void threadbind::buildMapStage(OpPassManager &pm,
                                const MapLoopsToThreadsPassOptions &options) {
+  // Reductions first: the loop mapping leaves loops with scf.reduce alone.
+  MapReductionsPassOptions reductions;
+  reductions.threadsPerBlock = options.threadsPerBlock;
+  reductions.maxBlocks = options.maxBlocks;
+  reductions.emitRemarks = options.emitRemarks;
+  pm.addPass(createMapReductionsPass(reductions));
   pm.addPass(createMapLoopsToThreadsPass(options));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -87,6 +87,10 @@ LogicalResult threadbind::verifyMappable(scf::ParallelOp loop) {
   if (!loop.getInitVals().empty())
     return loop.emitOpError("has reductions, which "
                             "threadbind-map-loops-to-threads does not map");
+  return verifyMappableBody(loop);
+}
+
+LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
   Region &loopRegion = loop.getRegion();
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
     if (isa<gpu::LaunchOp>(op)) {
@@ -403,17 +407,23 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.eraseOp(loop);
 }
 
-/// The most blocks a grid-stride launch of `threads`-thread blocks should
-/// use: the static cap, or the host's answer at run time.
+Value threadbind::createGridCap(OpBuilder &builder, Location loc,
+                                int64_t threadsPerBlock, int64_t maxBlocks) {
+  if (maxBlocks > 0)
+    return arith::ConstantIndexOp::create(builder, loc, maxBlocks);
+  Value threads = arith::ConstantIndexOp::create(builder, loc, threadsPerBlock);
+  return func::CallOp::create(builder, loc, kMaxResidentBlocksFn,
+                              TypeRange{builder.getIndexType()},
+                              ValueRange{threads})
+      .getResult(0);
+}
+
+/// The most blocks a grid-stride launch of `blockShape` blocks should use.
 static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
                      ArrayRef<int64_t> blockShape) {
-  if (options.maxBlocks > 0)
-    return ib.cst(options.maxBlocks);
-  int64_t threads = blockShape[0] * blockShape[1] * blockShape[2];
-  return func::CallOp::create(ib.b, ib.loc, kMaxResidentBlocksFn,
-                              TypeRange{ib.b.getIndexType()},
-                              ValueRange{ib.cst(threads)})
-      .getResult(0);
+  return createGridCap(ib.b, ib.loc,
+                       blockShape[0] * blockShape[1] * blockShape[2],
+                       options.maxBlocks);
 }
 
 static StringRef policyName(GridPolicy policy) {
@@ -578,11 +588,6 @@ struct MapLoopsToThreadsPass
 
   void runOnOperation() override;
 
-  /// Checks that a user-provided grid-size query has the expected type.
-  LogicalResult verifyMaxResidentBlocks(ModuleOp module);
-  /// Declares the host's grid-size query if the module does not define it.
-  void declareMaxResidentBlocks(ModuleOp module);
-
   LoopMappingOptions mappingOptions;
 };
 } // namespace
@@ -592,7 +597,7 @@ static FunctionType maxResidentBlocksType(MLIRContext *context) {
   return b.getFunctionType({b.getIndexType()}, {b.getIndexType()});
 }
 
-LogicalResult MapLoopsToThreadsPass::verifyMaxResidentBlocks(ModuleOp module) {
+LogicalResult threadbind::verifyMaxResidentBlocksDecl(ModuleOp module) {
   Operation *existing = module.lookupSymbol(kMaxResidentBlocksFn);
   if (!existing)
     return success();
@@ -605,7 +610,7 @@ LogicalResult MapLoopsToThreadsPass::verifyMaxResidentBlocks(ModuleOp module) {
   return success();
 }
 
-void MapLoopsToThreadsPass::declareMaxResidentBlocks(ModuleOp module) {
+void threadbind::declareMaxResidentBlocks(ModuleOp module) {
   if (module.lookupSymbol(kMaxResidentBlocksFn))
     return;
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
@@ -619,7 +624,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
   ModuleOp module = getOperation();
   bool asksHost = mappingOptions.gridPolicy == GridPolicy::GridStride &&
                   mappingOptions.maxBlocks == 0;
-  if (asksHost && failed(verifyMaxResidentBlocks(module)))
+  if (asksHost && failed(verifyMaxResidentBlocksDecl(module)))
     return signalPassFailure();
   bool anyFailed = false, needsHostQuery = false;
   IRRewriter rewriter(&getContext());

@@ -22,6 +22,8 @@
 #include <string>
 
 namespace mlir {
+class ModuleOp;
+class OpBuilder;
 class RewriterBase;
 namespace gpu {
 class LaunchOp;
@@ -81,6 +83,20 @@ inline constexpr llvm::StringLiteral kMaxResidentBlocksFn =
 inline constexpr llvm::StringLiteral kKernelResidentBlocksFn =
     "threadbind_kernel_resident_blocks";
 
+/// The most blocks a grid-stride launch of `threadsPerBlock`-thread blocks
+/// should use: `maxBlocks` when positive, otherwise a call to
+/// kMaxResidentBlocksFn, answered by the host at run time (the caller then
+/// declares it with declareMaxResidentBlocks).
+Value createGridCap(OpBuilder &builder, Location loc, int64_t threadsPerBlock,
+                    int64_t maxBlocks);
+
+/// Checks that a kMaxResidentBlocksFn the module defines or declares has the
+/// type grid-stride launches call it with; an error at it otherwise.
+LogicalResult verifyMaxResidentBlocksDecl(ModuleOp module);
+
+/// Declares kMaxResidentBlocksFn in `module` unless it is already there.
+void declareMaxResidentBlocks(ModuleOp module);
+
 /// The user's choices; zero or empty means "decide".
 struct LoopMappingOptions {
   int64_t threadsPerBlock = 256;
@@ -120,6 +136,10 @@ struct LoopMappingPlan {
 /// kernel cannot take, and it has no reductions. Otherwise emits an error at
 /// the offending op and returns failure. Never modifies the IR.
 LogicalResult verifyMappable(scf::ParallelOp loop);
+
+/// The checks of verifyMappable on `loop`'s body alone, for passes that map
+/// loops with reductions.
+LogicalResult verifyMappableBody(scf::ParallelOp loop);
 
 /// Plans the binding of `loop`. Fails, with an error at `loop`, only when
 /// `options.dimOrder` does not fit the loop.

@@ -95,6 +95,50 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
   ];
 }
 
+def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
+  let summary = "Map 1-D scf.parallel reductions to shuffles, block trees "
+                "and a deterministic cross-block pass";
+  let description = [{
+    An outermost 1-D `scf.parallel` with `scf.reduce`, outside any kernel,
+    becomes two launches:
+    - `threads-per-block` threads a block, as many blocks as the extent
+      needs up to the resident ones (as grid-stride mapping sizes them):
+      each thread folds its grid-stride share of the iterations into
+      registers, starting from the combiner's identity; `gpu.all_reduce`
+      combines the block (warp shuffles, then the warps' results through
+      shared memory, never a divergent modulo pattern); thread 0 stores the
+      block's result in a device scratch buffer (`gpu.alloc`);
+    - one block folds those partial results the same way, combines the init
+      value exactly once, and makes the host's stores of the result.
+    Blocks never race for the result, so floating-point results are the
+    same from run to run.
+
+    Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
+    on f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`, `minsi`,
+    `maxui`, `minui` on i32 and i64; several results in one loop. Every use
+    of a result must be a `memref.store` of it after the loop in the same
+    block, with nothing in between that touches memory. Anything else is an
+    error at the offending op, and the module is left as it was.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
+    "memref::MemRefDialect", "scf::SCFDialect"
+  ];
+  let options = [
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+           "Threads in a block of each kernel (a multiple of 32)">,
+    Option<"maxBlocks", "max-blocks", "int64_t", "0",
+           "Most blocks of the first kernel; 0 asks the host for the "
+           "resident ones at run time">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report each mapped reduction as a remark">
+  ];
+  let statistics = [
+    Statistic<"numReductionsMapped", "reductions-mapped",
+              "Number of reduction loops mapped to kernels">
+  ];
+}
+
 def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
   let summary = "Let floating-point multiplies and adds in kernels fuse into FMA";
   let description = [{

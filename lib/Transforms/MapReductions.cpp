@@ -1,0 +1,460 @@
+//===- MapReductions.cpp - scf.parallel reductions onto the GPU -----------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A 1-D scf.parallel with scf.reduce becomes two launches. The first runs a
+// grid-stride loop in which each thread folds its elements into registers,
+// starting from the combiner's identity; gpu.all_reduce combines a block's
+// threads (warp shuffles, then the warps' results through shared memory),
+// and thread 0 writes the block's partial result. The second, one block,
+// folds the partials the same way and combines the init value once, then
+// performs the stores the host made of the result. Nothing depends on the
+// order in which blocks finish, so a sum is the same from run to run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+#include "threadbind/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::threadbind {
+#define GEN_PASS_DEF_MAPREDUCTIONSPASS
+#include "threadbind/Transforms/Passes.h.inc"
+} // namespace mlir::threadbind
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+namespace {
+
+/// One reduced value: how its combiner folds and where the result goes.
+struct Reduction {
+  /// The combiner, the single op of the scf.reduce region.
+  Operation *combiner;
+  gpu::AllReduceOperation kind;
+  /// The value the combiner leaves any operand unchanged with.
+  TypedAttr identity;
+  /// The host's stores of the loop's result, which the final kernel makes.
+  SmallVector<memref::StoreOp> stores;
+};
+
+/// The all-reduce kind and identity of a combiner of `type`, or nullopt.
+std::optional<std::pair<gpu::AllReduceOperation, TypedAttr>>
+classifyCombiner(Operation *op, Type type) {
+  using Kind = gpu::AllReduceOperation;
+  Builder b(op->getContext());
+  auto floatOf = [&](const APFloat &value) -> TypedAttr {
+    return b.getFloatAttr(type, value);
+  };
+  auto intOf = [&](const APInt &value) -> TypedAttr {
+    return b.getIntegerAttr(type, value);
+  };
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    return TypeSwitch<Operation *,
+                      std::optional<std::pair<Kind, TypedAttr>>>(op)
+        // x + -0 is x for every x, -0 included; +0 would turn -0 into +0.
+        .Case([&](arith::AddFOp) {
+          return std::make_pair(Kind::ADD, floatOf(APFloat::getZero(sem, true)));
+        })
+        .Case([&](arith::MulFOp) {
+          return std::make_pair(Kind::MUL, floatOf(APFloat::getOne(sem)));
+        })
+        // maxnum and minnum return the other operand for a quiet NaN.
+        .Case([&](arith::MaxNumFOp) {
+          return std::make_pair(Kind::MAXNUMF, floatOf(APFloat::getQNaN(sem)));
+        })
+        .Case([&](arith::MinNumFOp) {
+          return std::make_pair(Kind::MINNUMF, floatOf(APFloat::getQNaN(sem)));
+        })
+        .Case([&](arith::MaximumFOp) {
+          return std::make_pair(Kind::MAXIMUMF,
+                                floatOf(APFloat::getInf(sem, true)));
+        })
+        .Case([&](arith::MinimumFOp) {
+          return std::make_pair(Kind::MINIMUMF,
+                                floatOf(APFloat::getInf(sem, false)));
+        })
+        .Default(std::nullopt);
+  }
+  unsigned width = type.getIntOrFloatBitWidth();
+  return TypeSwitch<Operation *, std::optional<std::pair<Kind, TypedAttr>>>(op)
+      .Case([&](arith::AddIOp) {
+        return std::make_pair(Kind::ADD, intOf(APInt::getZero(width)));
+      })
+      .Case([&](arith::MulIOp) {
+        return std::make_pair(Kind::MUL, intOf(APInt(width, 1)));
+      })
+      .Case([&](arith::AndIOp) {
+        return std::make_pair(Kind::AND, intOf(APInt::getAllOnes(width)));
+      })
+      .Case([&](arith::OrIOp) {
+        return std::make_pair(Kind::OR, intOf(APInt::getZero(width)));
+      })
+      .Case([&](arith::XOrIOp) {
+        return std::make_pair(Kind::XOR, intOf(APInt::getZero(width)));
+      })
+      .Case([&](arith::MaxSIOp) {
+        return std::make_pair(Kind::MAXSI,
+                              intOf(APInt::getSignedMinValue(width)));
+      })
+      .Case([&](arith::MinSIOp) {
+        return std::make_pair(Kind::MINSI,
+                              intOf(APInt::getSignedMaxValue(width)));
+      })
+      .Case([&](arith::MaxUIOp) {
+        return std::make_pair(Kind::MAXUI, intOf(APInt::getZero(width)));
+      })
+      .Case([&](arith::MinUIOp) {
+        return std::make_pair(Kind::MINUI, intOf(APInt::getAllOnes(width)));
+      })
+      .Default(std::nullopt);
+}
+
+/// Checks that `loop` is a reduction this pass maps and describes each of
+/// its results. Errors at the offending op otherwise; never changes the IR.
+FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop) {
+  if (loop.getNumLoops() != 1)
+    return loop.emitOpError("reduces over ")
+           << loop.getNumLoops()
+           << " dimensions; threadbind-map-reductions maps 1-D reductions "
+              "so far";
+  if (failed(verifyMappableBody(loop)))
+    return failure();
+  auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+  SmallVector<Reduction> reductions;
+  for (auto [index, region] : llvm::enumerate(reduce.getReductions())) {
+    Type type = loop.getResult(index).getType();
+    if (!type.isF32() && !type.isF64() && !type.isInteger(32) &&
+        !type.isInteger(64))
+      return reduce.emitOpError("reduces a value of type ")
+             << type << "; threadbind-map-reductions takes f32, f64, i32 "
+                        "and i64";
+    Block &body = region.front();
+    Operation *combiner = &body.front();
+    auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());
+    std::optional<std::pair<gpu::AllReduceOperation, TypedAttr>> kind;
+    if (yield && combiner->getNumOperands() == 2 &&
+        combiner->getNumResults() == 1 &&
+        yield.getResult() == combiner->getResult(0) &&
+        ((combiner->getOperand(0) == body.getArgument(0) &&
+          combiner->getOperand(1) == body.getArgument(1)) ||
+         (combiner->getOperand(0) == body.getArgument(1) &&
+          combiner->getOperand(1) == body.getArgument(0))))
+      kind = classifyCombiner(combiner, type);
+    if (!kind)
+      return reduce.emitOpError("combiner ")
+             << index
+             << " is not one of addf, mulf, maxnumf, minnumf, maximumf, "
+                "minimumf, addi, muli, andi, ori, xori, maxsi, minsi, "
+                "maxui or minui of its two arguments";
+
+    Reduction reduction{combiner, kind->first, kind->second, {}};
+    // Every use of the result must be a store of it, after the loop in the
+    // same block, with nothing between that touches memory.
+    Value result = loop.getResult(index);
+    for (OpOperand &use : result.getUses()) {
+      auto store = dyn_cast<memref::StoreOp>(use.getOwner());
+      if (!store || use.getOperandNumber() != 0 ||
+          store->getBlock() != loop->getBlock())
+        return use.getOwner()->emitOpError(
+            "uses a reduction result; threadbind-map-reductions needs every "
+            "use to be a memref.store of it after the loop");
+      reduction.stores.push_back(store);
+    }
+    // Uses come newest first; the final kernel stores in program order.
+    llvm::sort(reduction.stores, [](memref::StoreOp a, memref::StoreOp b) {
+      return a->isBeforeInBlock(b);
+    });
+    reductions.push_back(std::move(reduction));
+  }
+  // The final kernel makes the stores where the loop was, so nothing
+  // between the loop and the last of them may read or write memory.
+  Operation *last = loop;
+  for (Reduction &reduction : reductions)
+    for (memref::StoreOp store : reduction.stores)
+      if (last->isBeforeInBlock(store))
+        last = store;
+  for (Operation *op = loop->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    if (isa<memref::StoreOp>(op) && op->getOperand(0).getDefiningOp() == loop)
+      continue;
+    if (!isMemoryEffectFree(op))
+      return op->emitOpError("touches memory between a reduction and the "
+                             "store of its result, which the reduction's "
+                             "kernel makes");
+  }
+  for (Reduction &reduction : reductions)
+    for (memref::StoreOp store : reduction.stores)
+      for (Value operand : store->getOperands().drop_front())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->getBlock() == loop->getBlock() &&
+            loop->isBeforeInBlock(def))
+          return store.emitOpError("stores a reduction result at a place "
+                                   "computed after the loop");
+  return reductions;
+}
+
+/// `lhs` combined with `rhs` by a copy of `combiner`.
+Value combine(OpBuilder &builder, Operation *combiner, Value lhs, Value rhs) {
+  IRMapping mapping;
+  Block *body = combiner->getBlock();
+  mapping.map(body->getArgument(0), lhs);
+  mapping.map(body->getArgument(1), rhs);
+  return builder.clone(*combiner, mapping)->getResult(0);
+}
+
+/// Creates a launch of `grid` x `threads` with its terminator and leaves the
+/// insertion point before it.
+gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
+                           Value threads) {
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto launch =
+      gpu::LaunchOp::create(rewriter, loc, grid, one, one, threads, one, one);
+  rewriter.setInsertionPointToEnd(&launch.getBody().front());
+  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+  return launch;
+}
+
+/// Folds each thread's share of `loop`'s iterations into registers, the
+/// block's threads together with gpu.all_reduce, and stores block b's
+/// result at partials[k][b]. The loop's body moves into the kernel; its
+/// scf.reduce, whose combiners the final kernel still copies, is returned
+/// for the caller to erase.
+scf::ReduceOp emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
+                       ArrayRef<Reduction> reductions, Value grid,
+                       Value threads, ArrayRef<Value> partials) {
+  Location loc = loop.getLoc();
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads);
+  Value first = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            launch.getBlockSize().x),
+      launch.getThreadIds().x);
+  Value jump = arith::MulIOp::create(rewriter, loc, launch.getGridSize().x,
+                                     launch.getBlockSize().x);
+  Value lb = loop.getLowerBound().front(), step = loop.getStep().front();
+  Value start = arith::AddIOp::create(
+      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
+  Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
+  SmallVector<Value> identities;
+  for (const Reduction &reduction : reductions)
+    identities.push_back(
+        arith::ConstantOp::create(rewriter, loc, reduction.identity));
+  auto forOp = scf::ForOp::create(rewriter, loc, start,
+                                  loop.getUpperBound().front(), stride,
+                                  identities);
+
+  // The loop body runs in the scf.for; its scf.reduce becomes the fold.
+  Block *body = loop.getBody();
+  auto reduce = cast<scf::ReduceOp>(body->getTerminator());
+  SmallVector<Value> values(reduce.getOperands());
+  // A loop built with iteration arguments has no terminator yet.
+  rewriter.mergeBlocks(body, forOp.getBody(), {forOp.getInductionVar()});
+  rewriter.setInsertionPoint(reduce);
+  SmallVector<Value> folded;
+  for (auto [reduction, acc, value] :
+       llvm::zip_equal(reductions, forOp.getRegionIterArgs(), values))
+    folded.push_back(combine(rewriter, reduction.combiner, acc, value));
+  scf::YieldOp::create(rewriter, loc, folded);
+  // The combiners were cloned; the originals go with the loop.
+  rewriter.setInsertionPointAfter(forOp);
+  SmallVector<Value> blockResults;
+  for (auto [reduction, acc] : llvm::zip_equal(reductions, forOp.getResults()))
+    blockResults.push_back(
+        gpu::AllReduceOp::create(
+            rewriter, loc, acc,
+            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
+                                             reduction.kind),
+            /*uniform=*/true)
+            .getResult());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       launch.getThreadIds().x, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  for (auto [partial, value] : llvm::zip_equal(partials, blockResults))
+    memref::StoreOp::create(rewriter, loc, value, partial,
+                            launch.getBlockIds().x);
+  rewriter.setInsertionPointAfter(launch);
+  return reduce;
+}
+
+/// One block folds the `count` partials, combines the init values, and
+/// makes the host's stores of the results.
+void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
+                     ArrayRef<Reduction> reductions, Value count,
+                     Value threads, ArrayRef<Value> partials) {
+  Location loc = loop.getLoc();
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, one, threads);
+  SmallVector<Value> identities;
+  for (const Reduction &reduction : reductions)
+    identities.push_back(
+        arith::ConstantOp::create(rewriter, loc, reduction.identity));
+  auto forOp =
+      scf::ForOp::create(rewriter, loc, launch.getThreadIds().x, count,
+                         launch.getBlockSize().x, identities);
+  rewriter.setInsertionPointToEnd(forOp.getBody());
+  SmallVector<Value> folded;
+  for (auto [reduction, partial, acc] :
+       llvm::zip_equal(reductions, partials, forOp.getRegionIterArgs())) {
+    Value value = memref::LoadOp::create(rewriter, loc, partial,
+                                         forOp.getInductionVar());
+    folded.push_back(combine(rewriter, reduction.combiner, acc, value));
+  }
+  scf::YieldOp::create(rewriter, loc, folded);
+  rewriter.setInsertionPointAfter(forOp);
+  SmallVector<Value> totals;
+  for (auto [reduction, acc] : llvm::zip_equal(reductions, forOp.getResults()))
+    totals.push_back(
+        gpu::AllReduceOp::create(
+            rewriter, loc, acc,
+            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
+                                             reduction.kind),
+            /*uniform=*/true)
+            .getResult());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       launch.getThreadIds().x, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  for (auto [reduction, init, total] :
+       llvm::zip_equal(reductions, loop.getInitVals(), totals)) {
+    // The init value joins exactly once, here.
+    Value result = combine(rewriter, reduction.combiner, init, total);
+    for (memref::StoreOp store : reduction.stores)
+      memref::StoreOp::create(rewriter, store.getLoc(), result,
+                              store.getMemRef(), store.getIndices());
+  }
+  rewriter.setInsertionPointAfter(launch);
+}
+
+struct MapReductionsPass
+    : threadbind::impl::MapReductionsPassBase<MapReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+};
+
+} // namespace
+
+void MapReductionsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+
+  // Outermost reductions outside kernels; decide all before changing any.
+  SmallVector<std::pair<scf::ParallelOp, SmallVector<Reduction>>> work;
+  bool anyFailed = false;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop)
+      return WalkResult::advance();
+    if (loop.getInitVals().empty())
+      return WalkResult::skip();
+    FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(loop);
+    if (failed(reductions))
+      anyFailed = true;
+    else
+      work.push_back({loop, std::move(*reductions)});
+    return WalkResult::skip();
+  });
+  if (anyFailed)
+    return signalPassFailure();
+  if (work.empty())
+    return;
+  if (threadsPerBlock <= 0 || threadsPerBlock > GpuLimits::kMaxThreadsPerBlock ||
+      threadsPerBlock % GpuLimits::kWarpSize != 0) {
+    work.front().first.emitOpError("cannot be mapped with ")
+        << threadsPerBlock
+        << " threads a block: a reduction's blocks must be whole warps, a "
+           "multiple of 32 up to 1024";
+    return signalPassFailure();
+  }
+  if (maxBlocks == 0 && failed(verifyMaxResidentBlocksDecl(module)))
+    return signalPassFailure();
+
+  IRRewriter rewriter(&getContext());
+  for (auto &[loop, reductions] : work) {
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    // Host side: as many blocks as the extent needs, up to the resident
+    // ones, and at least one, so an empty loop still yields its init value.
+    Value threads = arith::ConstantIndexOp::create(rewriter, loc,
+                                                   threadsPerBlock);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value span = arith::SubIOp::create(rewriter, loc,
+                                       loop.getUpperBound().front(),
+                                       loop.getLowerBound().front());
+    Value trips = arith::CeilDivUIOp::create(
+        rewriter, loc, arith::MaxSIOp::create(rewriter, loc, span, zero),
+        loop.getStep().front());
+    Value needed = arith::CeilDivUIOp::create(rewriter, loc, trips, threads);
+    Value cap = createGridCap(rewriter, loc, threadsPerBlock, maxBlocks);
+    Value grid = arith::MaxUIOp::create(
+        rewriter, loc, arith::MinUIOp::create(rewriter, loc, needed, cap), one);
+    // Device scratch for the blocks' results. The GPU-to-LLVM lowering
+    // takes device allocations in their async form only: each is waited
+    // for at once.
+    auto tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+    SmallVector<Value> partials;
+    for (const Reduction &reduction : reductions) {
+      auto type = MemRefType::get({ShapedType::kDynamic},
+                                  reduction.identity.getType());
+      Value ready =
+          gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
+              .getAsyncToken();
+      auto alloc = gpu::AllocOp::create(
+          rewriter, loc, type, tokenType, ValueRange{ready}, ValueRange{grid},
+          /*symbolOperands=*/ValueRange(), /*hostShared=*/UnitAttr());
+      gpu::WaitOp::create(rewriter, loc, Type(),
+                          ValueRange{alloc.getAsyncToken()});
+      partials.push_back(alloc.getMemref());
+    }
+    if (emitRemarks)
+      loop.emitRemark("reduction mapped: ")
+          << reductions.size() << " value(s), "
+          << static_cast<int64_t>(threadsPerBlock)
+          << " threads a block fold a grid-stride share each, warp shuffles "
+             "and shared memory combine each block, and a second one-block "
+             "kernel combines the blocks and the init value";
+
+    scf::ReduceOp reduce = emitPartialKernel(rewriter, loop, reductions, grid,
+                                             threads, partials);
+    rewriter.setInsertionPoint(loop);
+    emitFinalKernel(rewriter, loop, reductions, grid, threads, partials);
+    rewriter.setInsertionPoint(loop);
+    for (Value partial : partials) {
+      Value ready =
+          gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
+              .getAsyncToken();
+      Value freed = gpu::DeallocOp::create(rewriter, loc, tokenType,
+                                           ValueRange{ready}, partial)
+                        .getAsyncToken();
+      gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
+    }
+    rewriter.eraseOp(reduce);
+    for (Reduction &reduction : reductions)
+      for (memref::StoreOp store : reduction.stores)
+        rewriter.eraseOp(store);
+    rewriter.eraseOp(loop);
+    ++numReductionsMapped;
+  }
+  if (maxBlocks == 0)
+    declareMaxResidentBlocks(module);
+}

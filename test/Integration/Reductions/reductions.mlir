@@ -1,0 +1,351 @@
+// Every combiner and element type threadbind-map-reductions takes, each a
+// full 1-D reduction of x into out[0] from an init value that is not the
+// identity, so an init dropped or counted twice shows. Here: each compiles
+// to PTX that ptxas accepts, with shuffles and shared memory. On a GPU,
+// scripts/gpu-check.sh --reductions runs every entry at 0, 1, 31, 32, 33 and
+// 2^20+7 elements (sum_f32 and dot_f32 also at 2^28) against the CPU
+// reference.
+// REQUIRES: ptxas
+// RUN: threadbind-compile %s --chip sm_90 -o %t.ptx
+// RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
+// RUN: grep -c "^.visible .entry" %t.ptx | FileCheck %s --check-prefix=ENTRIES
+// RUN: FileCheck %s < %t.ptx
+// Two kernels a reduction: 17 single ones, a dot product and a loop with two.
+// ENTRIES: 38
+// CHECK: .shared
+// CHECK: shfl.sync.bfly
+// CHECK: bar.sync
+
+func.func @sum_f32(%x: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1.5 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}
+
+func.func @sum_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -2.25 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %s = arith.addf %a, %b : f64
+      scf.reduce.return %s : f64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf64>
+  return
+}
+
+func.func @prod_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 3.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %s = arith.mulf %a, %b : f64
+      scf.reduce.return %s : f64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf64>
+  return
+}
+
+func.func @maxnum_f32(%x: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.25 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.maxnumf %a, %b : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}
+
+func.func @minnum_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.5 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %s = arith.minnumf %a, %b : f64
+      scf.reduce.return %s : f64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf64>
+  return
+}
+
+func.func @maximum_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -4.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %s = arith.maximumf %a, %b : f64
+      scf.reduce.return %s : f64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf64>
+  return
+}
+
+func.func @minimum_f32(%x: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.75 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.minimumf %a, %b : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}
+
+func.func @sum_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 7 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
+func.func @sum_i64(%x: memref<?xi64>, %out: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -7 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i64 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.addi %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi64>
+  return
+}
+
+func.func @prod_i64(%x: memref<?xi64>, %out: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 3 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i64 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.muli %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi64>
+  return
+}
+
+func.func @and_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -1 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.andi %a, %b : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
+func.func @or_i64(%x: memref<?xi64>, %out: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1024 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i64 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.ori %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi64>
+  return
+}
+
+func.func @xor_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 5 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.xori %a, %b : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
+func.func @maxsi_i64(%x: memref<?xi64>, %out: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -1000 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i64 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.maxsi %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi64>
+  return
+}
+
+func.func @minsi_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1000 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.minsi %a, %b : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
+func.func @maxui_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 3 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.maxui %a, %b : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
+func.func @minui_i64(%x: memref<?xi64>, %out: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -1 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i64 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.minui %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi64>
+  return
+}
+
+func.func @dot_f32(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f32 {
+    %a = memref.load %x[%i] : memref<?xf32>
+    %b = memref.load %y[%i] : memref<?xf32>
+    %p = arith.mulf %a, %b : f32
+    scf.reduce(%p : f32) {
+    ^bb0(%l: f32, %r2: f32):
+      %s = arith.addf %l, %r2 : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}
+
+// Two results from one loop: the sum and the largest magnitude.
+func.func @sum_and_absmax_f32(%x: memref<?xf32>, %sum: memref<1xf32>,
+                              %absmax: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %s, %m = scf.parallel (%i) = (%c0) to (%n) step (%c1)
+      init (%zero, %zero) -> (f32, f32) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %a = math.absf %v : f32
+    scf.reduce(%v, %a : f32, f32) {
+    ^bb0(%l: f32, %r2: f32):
+      %t = arith.addf %l, %r2 : f32
+      scf.reduce.return %t : f32
+    }, {
+    ^bb0(%l: f32, %r2: f32):
+      %t = arith.maximumf %l, %r2 : f32
+      scf.reduce.return %t : f32
+    }
+  }
+  memref.store %s, %sum[%c0] : memref<1xf32>
+  memref.store %m, %absmax[%c0] : memref<1xf32>
+  return
+}

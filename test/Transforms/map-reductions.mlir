@@ -1,0 +1,130 @@
+// RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-reductions=remarks -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s -threadbind-map-reductions=max-blocks=64 -split-input-file | FileCheck %s --check-prefix=CAP
+
+// A sum: device scratch for one partial a block; the first kernel folds a
+// grid-stride share per thread from -0.0 (the identity that keeps -0.0),
+// all-reduces the block and has thread 0 store the partial; the second, one
+// block, folds the partials, adds the init value once and makes the store.
+// CHECK-LABEL: func.func @sum
+// CHECK-SAME: (%[[X:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<1xf32>)
+// CHECK-DAG: %[[INIT:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK: %[[LIMIT:.*]] = call @threadbind_max_resident_blocks
+// CHECK: %[[LESS:.*]] = arith.minui %{{.*}}, %[[LIMIT]]
+// CHECK: %[[GRID:.*]] = arith.maxui %[[LESS]], %{{.*}}
+// CHECK: %[[T0:.*]] = gpu.wait async
+// CHECK: %[[P:.*]], %[[T1:.*]] = gpu.alloc async [%[[T0]]] (%[[GRID]]) : memref<?xf32>
+// CHECK: gpu.wait [%[[T1]]]
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %[[GRID]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %c256
+// CHECK: %[[ID:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[ID]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[I]]]
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[V]] : f32
+// CHECK: scf.yield %[[S]]
+// CHECK: %[[BLOCK:.*]] = gpu.all_reduce add %[[ACC]] uniform
+// CHECK: %[[LEAD:.*]] = arith.cmpi eq, %[[TX]], %c0
+// CHECK: scf.if %[[LEAD]] {
+// CHECK: memref.store %[[BLOCK]], %[[P]][%[[BX]]]
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}) threads(%[[TX2:.*]], %{{.*}}, %{{.*}}) in (%[[BDX2:.*]] = %c256
+// CHECK: %[[ACC2:.*]] = scf.for %[[J:.*]] = %[[TX2]] to %[[GRID]] step %[[BDX2]]
+// CHECK: memref.load %[[P]][%[[J]]]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %[[ACC2]] uniform
+// CHECK: scf.if
+// CHECK: %[[RESULT:.*]] = arith.addf %[[INIT]], %[[TOTAL]] : f32
+// CHECK: memref.store %[[RESULT]], %[[OUT]][%c0]
+// CHECK: %[[T2:.*]] = gpu.wait async
+// CHECK: %[[T3:.*]] = gpu.dealloc async [%[[T2]]] %[[P]]
+// CHECK: gpu.wait [%[[T3]]]
+// CHECK-NOT: scf.parallel
+// CHECK-NOT: memref.store
+// CHECK: return
+// CHECK: func.func private @threadbind_max_resident_blocks(index) -> index
+// A static cap replaces the host's answer.
+// CAP-LABEL: func.func @sum
+// CAP-NOT: call @threadbind_max_resident_blocks
+// CAP: arith.minui %{{.*}}, %c64
+func.func @sum(%x: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1.5 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  // expected-remark @below {{reduction mapped: 1 value(s), 256 threads a block fold a grid-stride share each, warp shuffles and shared memory combine each block, and a second one-block kernel combines the blocks and the init value}}
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  memref.store %s, %out[%c0] : memref<1xf32>
+  return
+}
+
+// -----
+
+// Two results, each with its own kind and identity, the result stored
+// twice; a loop from 2 with step 3.
+// CHECK-LABEL: func.func @two
+// CHECK-COUNT-2: gpu.alloc async
+// CHECK: gpu.launch
+// CHECK-DAG: arith.constant -2147483648 : i32
+// CHECK-DAG: arith.constant 0xFF800000 : f32
+// CHECK: scf.for
+// CHECK: arith.maxsi
+// CHECK: arith.maximumf
+// CHECK: gpu.all_reduce maxsi
+// CHECK: gpu.all_reduce maximumf
+// CHECK: gpu.launch
+// CHECK: scf.if
+// CHECK: %[[M:.*]] = arith.maxsi
+// CHECK: memref.store %[[M]], %{{.*}}[%c0]
+// CHECK: memref.store %[[M]], %{{.*}}[%c1]
+// CHECK: %[[F:.*]] = arith.maximumf
+// CHECK: memref.store %[[F]]
+// CHECK-COUNT-2: gpu.dealloc async
+func.func @two(%x: memref<?xi32>, %y: memref<?xf32>, %out: memref<2xi32>,
+               %fout: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %i0 = arith.constant 0 : i32
+  %f0 = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  // expected-remark @below {{reduction mapped: 2 value(s)}}
+  %m, %f = scf.parallel (%i) = (%c2) to (%n) step (%c3) init (%i0, %f0) -> (i32, f32) {
+    %v = memref.load %x[%i] : memref<?xi32>
+    %w = memref.load %y[%i] : memref<?xf32>
+    scf.reduce(%v, %w : i32, f32) {
+    ^bb0(%a: i32, %b: i32):
+      %r = arith.maxsi %b, %a : i32
+      scf.reduce.return %r : i32
+    }, {
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.maximumf %a, %b : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  memref.store %m, %out[%c0] : memref<2xi32>
+  memref.store %m, %out[%c1] : memref<2xi32>
+  memref.store %f, %fout[%c0] : memref<1xf32>
+  return
+}
+
+// -----
+
+// Loops without reductions are the loop mapping's.
+// CHECK-LABEL: func.func @plain
+// CHECK: scf.parallel
+// CHECK-NOT: gpu.launch
+func.func @plain(%x: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    memref.store %v, %x[%i] : memref<?xf32>
+  }
+  return
+}

@@ -60,3 +60,40 @@ func.func @workgroup_memory(%out: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// The code before an all-reduce runs twice in the emulation, so it must not
+// write memory.
+func.func @write_before_all_reduce(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{cannot emulate on the host: it may write memory before an all-reduce, and the code before an all-reduce runs twice there}}
+    memref.store %one, %out[%tx] : memref<4xf32>
+    %s = gpu.all_reduce add %one uniform {} : (f32) -> f32
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// An all-reduce inside control flow is not a phase of the block.
+func.func @nested_all_reduce(%out: memref<4xf32>, %flag: i1) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    scf.if %flag {
+      // expected-error @below {{cannot emulate 'gpu.all_reduce' on the host}}
+      %s = gpu.all_reduce add %one uniform {} : (f32) -> f32
+      memref.store %s, %out[%tx] : memref<4xf32>
+    }
+    gpu.terminator
+  }
+  return
+}

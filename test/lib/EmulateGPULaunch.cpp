@@ -8,8 +8,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -22,10 +25,19 @@ static bool isReplacedOnHost(Operation *op) {
              gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op);
 }
 
+/// Whether `op` is a block-wide gpu.all_reduce the emulator runs in phases:
+/// one with a named operation, directly in the launch body.
+static bool isPhasedAllReduce(Operation *op) {
+  auto reduce = dyn_cast<gpu::AllReduceOp>(op);
+  return reduce && reduce.getOp() &&
+         isa<gpu::LaunchOp>(reduce->getParentOp());
+}
+
 /// Threads run one after another on the host, so ops through which threads
-/// observe each other, or which only exist on a device, cannot be emulated.
+/// observe each other, or which only exist on a device, cannot be emulated;
+/// a top-level all-reduce is the exception (see emulateLaunchOnHost).
 static LogicalResult verifyBodyOp(Operation *op) {
-  if (isReplacedOnHost(op))
+  if (isReplacedOnHost(op) || isPhasedAllReduce(op))
     return success();
   if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
           gpu::AllReduceOp>(op))
@@ -60,14 +72,244 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
     return failed(verifyBodyOp(op)) ? WalkResult::interrupt()
                                     : WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+
+  // All-reduces run as a phase of their own: everything before the last
+  // one runs for every thread of the block first, so it must not write
+  // memory (it runs again after the reduction) or use a reduced value.
+  Block &body = launch.getBody().front();
+  Operation *lastReduce = nullptr;
+  for (Operation &op : body)
+    if (isa<gpu::AllReduceOp>(op))
+      lastReduce = &op;
+  if (!lastReduce)
+    return success();
+  if (!launch.getBody().hasOneBlock())
+    return launch.emitOpError("cannot be emulated on the host: an all-reduce "
+                              "in a body of several blocks");
+  for (Operation &op : body) {
+    if (&op == lastReduce)
+      break;
+    if (isa<gpu::AllReduceOp>(op))
+      continue;
+    WalkResult writes = op.walk([](Operation *nested) {
+      auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+      if (effects ? effects.hasEffect<MemoryEffects::Write>()
+                  : !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                        !isReplacedOnHost(nested) &&
+                        !isa<scf::YieldOp>(nested))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (writes.wasInterrupted())
+      return op.emitError("cannot emulate on the host: it may write memory "
+                          "before an all-reduce, and the code before an "
+                          "all-reduce runs twice there");
+    for (Value operand : op.getOperands())
+      if (operand.getDefiningOp<gpu::AllReduceOp>())
+        return op.emitError("cannot emulate on the host: it uses an "
+                            "all-reduce's result before the last all-reduce");
+  }
+  return success();
 }
 
 static unsigned dimIndex(gpu::Dimension dim) {
   return static_cast<unsigned>(dim);
 }
 
+/// Replaces the id and dimension queries among `ops` by host values.
+static void replaceQueries(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                           ArrayRef<Value> blockIds, ArrayRef<Value> threadIds,
+                           ArrayRef<Value> gridSize, ArrayRef<Value> blockSize);
+
+/// `lhs` combined with `rhs` as all-reduce `kind` does.
+static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
+                     Value lhs, Value rhs) {
+  using Kind = gpu::AllReduceOperation;
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case Kind::ADD:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
+  case Kind::MUL:
+    return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
+                   : Value(arith::MulIOp::create(b, loc, lhs, rhs));
+  case Kind::MINUI:
+    return arith::MinUIOp::create(b, loc, lhs, rhs);
+  case Kind::MINSI:
+    return arith::MinSIOp::create(b, loc, lhs, rhs);
+  case Kind::MINNUMF:
+    return arith::MinNumFOp::create(b, loc, lhs, rhs);
+  case Kind::MAXUI:
+    return arith::MaxUIOp::create(b, loc, lhs, rhs);
+  case Kind::MAXSI:
+    return arith::MaxSIOp::create(b, loc, lhs, rhs);
+  case Kind::MAXNUMF:
+    return arith::MaxNumFOp::create(b, loc, lhs, rhs);
+  case Kind::AND:
+    return arith::AndIOp::create(b, loc, lhs, rhs);
+  case Kind::OR:
+    return arith::OrIOp::create(b, loc, lhs, rhs);
+  case Kind::XOR:
+    return arith::XOrIOp::create(b, loc, lhs, rhs);
+  case Kind::MINIMUMF:
+    return arith::MinimumFOp::create(b, loc, lhs, rhs);
+  case Kind::MAXIMUMF:
+    return arith::MaximumFOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("unknown all-reduce kind");
+}
+
+/// A launch with top-level all-reduces, per block: every thread runs the
+/// code before the last all-reduce and leaves its operands in a buffer;
+/// the buffer is folded in thread order; every thread then runs the whole
+/// body again with the reduced values in place of the all-reduces.
+static void emulateLaunchInPhases(RewriterBase &rewriter,
+                                  gpu::LaunchOp launch) {
+  Location loc = launch.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(launch);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  SmallVector<Value, 3> gridSize = {grid.x, grid.y, grid.z};
+  SmallVector<Value, 3> blockSize = {block.x, block.y, block.z};
+  scf::LoopNest blocks = scf::buildLoopNest(
+      rewriter, loc, SmallVector<Value>(3, zero), {grid.z, grid.y, grid.x},
+      SmallVector<Value>(3, one));
+  SmallVector<Value, 3> blockIds = {blocks.loops[2].getInductionVar(),
+                                    blocks.loops[1].getInductionVar(),
+                                    blocks.loops[0].getInductionVar()};
+  rewriter.setInsertionPoint(blocks.loops.back().getBody()->getTerminator());
+
+  Block &body = launch.getBody().front();
+  SmallVector<gpu::AllReduceOp> reduces;
+  for (Operation &op : body)
+    if (auto reduce = dyn_cast<gpu::AllReduceOp>(op))
+      reduces.push_back(reduce);
+  Value threads = arith::MulIOp::create(
+      rewriter, loc, block.x,
+      arith::MulIOp::create(rewriter, loc, block.y, block.z));
+  SmallVector<Value> buffers;
+  for (gpu::AllReduceOp reduce : reduces)
+    buffers.push_back(memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({ShapedType::kDynamic}, reduce.getType()),
+        ValueRange{threads}));
+
+  // Runs `ops` for every thread of the block; `finish` is called in each
+  // thread with the mapping and the thread's linear id.
+  auto forEachThread = [&](ArrayRef<Operation *> ops,
+                           function_ref<void(IRMapping &, Value)> finish) {
+    scf::LoopNest nest = scf::buildLoopNest(
+        rewriter, loc, SmallVector<Value>(3, zero), {block.z, block.y, block.x},
+        SmallVector<Value>(3, one));
+    SmallVector<Value, 3> threadIds = {nest.loops[2].getInductionVar(),
+                                       nest.loops[1].getInductionVar(),
+                                       nest.loops[0].getInductionVar()};
+    OpBuilder::InsertionGuard inner(rewriter);
+    rewriter.setInsertionPoint(nest.loops.back().getBody()->getTerminator());
+    IRMapping mapping;
+    SmallVector<Value> config;
+    llvm::append_range(config, blockIds);
+    llvm::append_range(config, threadIds);
+    llvm::append_range(config, gridSize);
+    llvm::append_range(config, blockSize);
+    for (auto [arg, value] : llvm::zip(body.getArguments(), config))
+      mapping.map(arg, value);
+    SmallVector<Operation *> cloned;
+    for (Operation *op : ops)
+      cloned.push_back(rewriter.clone(*op, mapping));
+    SmallVector<Operation *> queries;
+    for (Operation *op : cloned)
+      op->walk([&](Operation *nested) {
+        if (isReplacedOnHost(nested))
+          queries.push_back(nested);
+      });
+    replaceQueries(rewriter, queries, blockIds, threadIds, gridSize,
+                   blockSize);
+    Value linear = arith::AddIOp::create(
+        rewriter, loc, threadIds[0],
+        arith::MulIOp::create(
+            rewriter, loc, block.x,
+            arith::AddIOp::create(
+                rewriter, loc, threadIds[1],
+                arith::MulIOp::create(rewriter, loc, block.y,
+                                      threadIds[2]))));
+    finish(mapping, linear);
+  };
+
+  // Phase 1: the code before the last all-reduce, operands to the buffers.
+  SmallVector<Operation *> before;
+  for (Operation &op : body) {
+    if (&op == reduces.back().getOperation())
+      break;
+    if (!isa<gpu::AllReduceOp>(op))
+      before.push_back(&op);
+  }
+  forEachThread(before, [&](IRMapping &mapping, Value linear) {
+    for (auto [reduce, buffer] : llvm::zip_equal(reduces, buffers))
+      memref::StoreOp::create(rewriter, loc,
+                              mapping.lookupOrDefault(reduce.getValue()),
+                              buffer, linear);
+  });
+
+  // The fold, in thread order.
+  SmallVector<Value> reduced;
+  for (auto [reduce, buffer] : llvm::zip_equal(reduces, buffers)) {
+    Value first = memref::LoadOp::create(rewriter, loc, buffer, zero);
+    auto fold = scf::ForOp::create(rewriter, loc, one, threads, one,
+                                   ValueRange{first});
+    OpBuilder::InsertionGuard inner(rewriter);
+    rewriter.setInsertionPointToEnd(fold.getBody());
+    Value next = memref::LoadOp::create(rewriter, loc, buffer,
+                                        fold.getInductionVar());
+    scf::YieldOp::create(rewriter, loc,
+                         combine(rewriter, loc, *reduce.getOp(),
+                                 fold.getRegionIterArgs().front(), next));
+    rewriter.setInsertionPointAfter(fold);
+    reduced.push_back(fold.getResult(0));
+  }
+  // The fold's insertion guards left the point after the last fold.
+  rewriter.setInsertionPoint(blocks.loops.back().getBody()->getTerminator());
+
+  // Phase 2: the whole body, each all-reduce replaced by its value.
+  SmallVector<Operation *> all;
+  for (Operation &op : body.without_terminator())
+    if (!isa<gpu::AllReduceOp>(op))
+      all.push_back(&op);
+  // Mapping the reduced values in before cloning: ops after the
+  // all-reduces use them.
+  forEachThread({}, [&](IRMapping &mapping, Value) {
+    for (auto [reduce, value] : llvm::zip_equal(reduces, reduced))
+      mapping.map(reduce.getResult(), value);
+    SmallVector<Operation *> cloned;
+    for (Operation *op : all)
+      cloned.push_back(rewriter.clone(*op, mapping));
+    SmallVector<Operation *> queries;
+    for (Operation *op : cloned)
+      op->walk([&](Operation *nested) {
+        if (isReplacedOnHost(nested))
+          queries.push_back(nested);
+      });
+    // The thread ids are the mapping's images of the launch's own.
+    replaceQueries(rewriter, queries, blockIds,
+                   {mapping.lookup(body.getArgument(3)),
+                    mapping.lookup(body.getArgument(4)),
+                    mapping.lookup(body.getArgument(5))},
+                   gridSize, blockSize);
+  });
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(rewriter, loc, buffer);
+  rewriter.eraseOp(launch);
+}
+
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
+  if (llvm::any_of(launch.getBody().getOps<gpu::AllReduceOp>(),
+                   [](gpu::AllReduceOp) { return true; }))
+    return emulateLaunchInPhases(rewriter, launch);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(launch);
@@ -111,7 +353,17 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
     if (isReplacedOnHost(op))
       deviceOps.push_back(op);
   });
-  for (Operation *op : deviceOps) {
+  replaceQueries(rewriter, deviceOps, blockIds, threadIds, gridSize,
+                 blockSize);
+  rewriter.eraseOp(launch);
+}
+
+static void replaceQueries(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                           ArrayRef<Value> blockIds, ArrayRef<Value> threadIds,
+                           ArrayRef<Value> gridSize,
+                           ArrayRef<Value> blockSize) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  for (Operation *op : ops) {
     rewriter.setInsertionPoint(op);
     Location opLoc = op->getLoc();
     Value replacement;
@@ -144,7 +396,6 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
     }
     rewriter.replaceOp(op, replacement);
   }
-  rewriter.eraseOp(launch);
 }
 
 } // namespace mlir::threadbind::test

@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
@@ -43,6 +44,37 @@ struct TestEmulateGPULaunchPass
       ++numLaunchesEmulated;
     }
     defineResidentBlocksQuery(rewriter);
+    replaceDeviceAllocations(rewriter);
+  }
+
+  /// Device scratch (gpu.alloc and gpu.dealloc, with the gpu.wait ops that
+  /// order them) becomes host memory, as every launch now runs on the host.
+  void replaceDeviceAllocations(RewriterBase &rewriter) {
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      rewriter.setInsertionPoint(op);
+      if (auto alloc = dyn_cast<gpu::AllocOp>(op))
+        rewriter.replaceAllUsesWith(
+            alloc.getMemref(),
+            memref::AllocOp::create(rewriter, op->getLoc(), alloc.getType(),
+                                    alloc.getDynamicSizes(),
+                                    alloc.getSymbolOperands()));
+      else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op))
+        memref::DeallocOp::create(rewriter, op->getLoc(),
+                                  dealloc.getMemref());
+    }
+    // Tokens only order these ops among themselves: drop them, then the
+    // ops.
+    for (Operation *op : ops)
+      for (Value result : op->getResults())
+        if (isa<gpu::AsyncTokenType>(result.getType()))
+          result.dropAllUses();
+    for (Operation *op : ops)
+      rewriter.eraseOp(op);
   }
 
   /// Gives a declared-only grid-size query a body returning a fixed count,

@@ -26,16 +26,25 @@ def TestEmulateGPULaunchPass : Pass<"threadbind-test-emulate-gpu-launch"> {
     original loop's.
 
     This is only valid when threads cannot observe each other: a launch that
-    contains a barrier, a shuffle, a reduction across threads or any other
-    device-only op gets an error at that op, and no launch in the input is
-    rewritten.
+    contains a barrier, a shuffle or any other device-only op gets an error
+    at that op, and no launch in the input is rewritten. The exception is a
+    `gpu.all_reduce` with a named operation directly in the launch body:
+    per block, every thread runs the code before the last all-reduce (which
+    must not write memory) and leaves its operands in a buffer, the buffers
+    are folded in thread order, and every thread then runs the whole body
+    with the reduced values in place of the all-reduces.
+
+    Device scratch on the host side (`gpu.alloc`, `gpu.dealloc` and the
+    `gpu.wait` ops that order them) becomes `memref.alloc` and
+    `memref.dealloc`.
 
     It also stands in for the host runtime: a module that declares, without
     defining, `threadbind_max_resident_blocks` (the grid-size query of
     grid-stride launches) gets a definition that returns `resident-blocks`.
   }];
   let dependentDialects = [
-    "arith::ArithDialect", "func::FuncDialect", "scf::SCFDialect"
+    "arith::ArithDialect", "func::FuncDialect", "memref::MemRefDialect",
+    "scf::SCFDialect"
   ];
   let options = [
     Option<"residentBlocks", "resident-blocks", "int64_t", "4",

@@ -145,9 +145,23 @@ if ((REDUCTIONS)); then
         $(tolerance "$entry" "$n") --check
     done
   done
+  # CUB's DeviceReduce::Sum and ThreadBind's f32 sum, in turn, twice.
+  if [[ -x $STAGE/cub/cub_sum ]]; then
+    for round in 1 2; do
+      echo "--- cub round $round"
+      "$STAGE/cub/cub_sum"
+      for n in 65536 268435456; do
+        "$RUN" "$R" --entry sum_f32 --size "$n" --bench 30 | grep '^RESULT'
+      done
+    done
+  fi
+  # The same at 2^28 without unrolling, timed beside the default.
   for entry in sum_f32 dot_f32; do
-    run "reduce-$entry-268435456" "$R" --entry "$entry" --size 268435456 \
-      --rtol 1e-4 --atol 20 --check --bench 10
+    for variant in reductions reductions-unroll1; do
+      run "reduce-$entry-268435456-$variant" "$STAGE/reductions/$variant.so" \
+        --entry "$entry" --size 268435456 --rtol 1e-4 --atol 20 --check \
+        --bench 20
+    done
   done
   if command -v compute-sanitizer >/dev/null; then
     for entry in "${entries[@]}"; do

@@ -61,4 +61,15 @@ echo "==> reductions"
 mkdir -p "$STAGE/reductions"
 compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions.so"
+compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
+  "$STAGE/reductions/reductions-unroll1.so" --reduction-unroll=1
+# CUB's sum, the reference for the reduction mapping's speed.
+NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
+if [[ -x $NVCC ]]; then
+  mkdir -p "$STAGE/cub"
+  "$NVCC" -O3 -arch=sm_90 "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
+    -o "$STAGE/cub/cub_sum"
+else
+  echo "    no nvcc: CUB comparison not staged"
+fi
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

@@ -1,6 +1,12 @@
-// RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=4 -split-input-file | FileCheck %s
 // RUN: threadbind-opt %s -threadbind-map-reductions=remarks -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: threadbind-opt %s -threadbind-map-reductions=max-blocks=64 -split-input-file | FileCheck %s --check-prefix=CAP
+// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=1 -split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: not threadbind-opt %s -threadbind-map-reductions=unroll=17 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADUNROLL
+// RUN: not threadbind-opt %s -threadbind-map-reductions=threads-per-block=48 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADBLOCK
+// BADUNROLL: error: 'scf.parallel' op cannot be mapped with unroll = 17: it must be 1 to 16, or 0 to choose
+// BADBLOCK: error: 'scf.parallel' op cannot be mapped with 48 threads a block: a reduction's blocks must be whole warps, a multiple of 32 up to 1024
 
 // A sum: device scratch for one partial a block; the first kernel folds a
 // grid-stride share per thread from -0.0 (the identity that keeps -0.0),
@@ -17,7 +23,15 @@
 // CHECK: gpu.wait [%[[T1]]]
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%[[GX:.*]] = %[[GRID]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %c256
 // CHECK: %[[ID:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[ID]]) -> (f32) {
+// The main loop takes 4 elements a stride apart into 4 accumulators.
+// CHECK: %[[MAIN:.*]]:5 = scf.for %{{.*}} = %[[START:.*]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ID]], %{{.*}} = %[[ID]], %{{.*}} = %[[ID]], %{{.*}} = %[[ID]], %{{.*}} = %[[START]]) -> (f32, f32, f32, f32, index) {
+// CHECK-COUNT-4: memref.load %[[X]]
+// CHECK: scf.yield
+// CHECK: %[[F1:.*]] = arith.addf %[[MAIN]]#0, %[[MAIN]]#1
+// CHECK: %[[F2:.*]] = arith.addf %[[F1]], %[[MAIN]]#2
+// CHECK: %[[F3:.*]] = arith.addf %[[F2]], %[[MAIN]]#3
+// The rest, one at a time, from where the main loop stopped.
+// CHECK: %[[ACC:.*]] = scf.for %[[I:.*]] = %[[MAIN]]#4 to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %[[F3]]) -> (f32) {
 // CHECK: %[[V:.*]] = memref.load %[[X]][%[[I]]]
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[V]] : f32
 // CHECK: scf.yield %[[S]]
@@ -40,6 +54,15 @@
 // CHECK: return
 // CHECK: func.func private @threadbind_max_resident_blocks(index) -> index
 // A static cap replaces the host's answer.
+// By default a thread folds 8 elements an iteration.
+// DEFAULT-LABEL: func.func @sum
+// DEFAULT: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, index)
+// Without unrolling, one loop takes every element.
+// ONE-LABEL: func.func @sum
+// ONE: gpu.launch
+// ONE: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32) {
+// ONE-NOT: scf.for
+// ONE: gpu.all_reduce
 // CAP-LABEL: func.func @sum
 // CAP-NOT: call @threadbind_max_resident_blocks
 // CAP: arith.minui %{{.*}}, %c64
@@ -48,7 +71,7 @@ func.func @sum(%x: memref<?xf32>, %out: memref<1xf32>) {
   %c1 = arith.constant 1 : index
   %init = arith.constant 1.5 : f32
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{reduction mapped: 1 value(s), 256 threads a block fold a grid-stride share each, warp shuffles and shared memory combine each block, and a second one-block kernel combines the blocks and the init value}}
+  // expected-remark @below {{reduction mapped: 1 value(s), 256 threads a block fold a grid-stride share each (8 elements an iteration, to keep 8 loads in flight), warp shuffles and shared memory combine each block, and a second one-block kernel combines the blocks and the init value}}
   %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
     %v = memref.load %x[%i] : memref<?xf32>
     scf.reduce(%v : f32) {
@@ -65,6 +88,9 @@ func.func @sum(%x: memref<?xf32>, %out: memref<1xf32>) {
 
 // Two results, each with its own kind and identity, the result stored
 // twice; a loop from 2 with step 3.
+// Two loads an element: by default 4 elements an iteration, 8 loads.
+// DEFAULT-LABEL: func.func @two
+// DEFAULT: scf.for {{.*}} -> (i32, f32, i32, f32, i32, f32, i32, f32, index)
 // CHECK-LABEL: func.func @two
 // CHECK-COUNT-2: gpu.alloc async
 // CHECK: gpu.launch

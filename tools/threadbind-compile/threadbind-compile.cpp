@@ -99,6 +99,12 @@ cl::opt<TailStrategy> tail(
                           "slower: LLVM merges or hoists it anyway)"),
                clEnumValN(TailStrategy::Keep, "keep", "the check stays")),
     cl::cat(category));
+cl::opt<int64_t> reductionUnroll(
+    "reduction-unroll",
+    cl::desc("Elements each thread of a reduction folds per iteration, each "
+             "into its own accumulator (1 to 16; 0, the default, keeps 8 "
+             "loads in flight)"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> predicate(
     "predicate",
     cl::desc("Turn small divergent branches in kernels into selects and "
@@ -416,7 +422,7 @@ int main(int argc, char **argv) {
   auto mapPm = PassManager::on<ModuleOp>(&context);
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
-    buildMapStage(mapPm, mapOptions);
+    buildMapStage(mapPm, mapOptions, reductionUnroll);
     buildKernelOptimizationStage(mapPm, {tail, unswitch, predicate, remarks});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());

@@ -155,9 +155,13 @@ std::string getSupportedChipList();
 /// perfectly nested parallel loops are merged into one.
 void buildNormalizePipeline(OpPassManager &pm);
 
-/// Binds every outermost parallel loop to a gpu.launch and cleans up.
+/// Binds every outermost reduction, then every other outermost parallel
+/// loop, to gpu.launch ops and cleans up. A reduction's threads fold
+/// `reductionUnroll` elements an iteration (0: as many as keep 8 loads in
+/// flight).
 void buildMapStage(OpPassManager &pm,
-                   const MapLoopsToThreadsPassOptions &options);
+                   const MapLoopsToThreadsPassOptions &options,
+                   int64_t reductionUnroll = 0);
 
 /// Upstream MLIR's mapping, for comparison: `gpu-map-parallel-loops` then
 /// `convert-parallel-loops-to-gpu`, after `scf-parallel-loop-tiling` with

@@ -104,7 +104,11 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     - `threads-per-block` threads a block, as many blocks as the extent
       needs up to the resident ones (as grid-stride mapping sizes them):
       each thread folds its grid-stride share of the iterations into
-      registers, starting from the combiner's identity; `gpu.all_reduce`
+      registers, starting from the combiner's identity, `unroll` elements
+      an iteration into as many accumulators (loads in flight are what a
+      memory-bound reduction needs; by default as many elements as keep 8
+      loads in flight), then the rest one at a time;
+      `gpu.all_reduce`
       combines the block (warp shuffles, then the warps' results through
       shared memory, never a divergent modulo pattern); thread 0 stores the
       block's result in a device scratch buffer (`gpu.alloc`);
@@ -130,6 +134,10 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     Option<"maxBlocks", "max-blocks", "int64_t", "0",
            "Most blocks of the first kernel; 0 asks the host for the "
            "resident ones at run time">,
+    Option<"unroll", "unroll", "int64_t", "0",
+           "Elements a thread folds per iteration of its main loop, each "
+           "into its own accumulator (1 to 16); 0 chooses 8 loads in "
+           "flight">,
     Option<"emitRemarks", "remarks", "bool", "false",
            "Report each mapped reduction as a remark">
   ];

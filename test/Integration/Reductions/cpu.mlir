@@ -11,6 +11,11 @@
 // And with 32-thread blocks and a 3-block grid, so blocks hold one warp.
 // RUN: threadbind-opt %s -threadbind-map-reductions="threads-per-block=32 max-blocks=3" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.small
 // RUN: diff %t.ref %t.small
+// And unrolled by 1 and by 3 (the default is 8).
+// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=1 -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.one
+// RUN: diff %t.ref %t.one
+// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=3 threads-per-block=64 max-blocks=2" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.three
+// RUN: diff %t.ref %t.three
 
 // n = 0: every result is its init value.
 // CHECK: 0

@@ -246,6 +246,30 @@ gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
   return launch;
 }
 
+/// Combines each of `accs` across the block with gpu.all_reduce, then opens
+/// an `scf.if` on thread 0 of the block and leaves the insertion point in
+/// it. Returns the block-wide values.
+SmallVector<Value> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
+                                        gpu::LaunchOp launch,
+                                        ArrayRef<Reduction> reductions,
+                                        ValueRange accs) {
+  SmallVector<Value> results;
+  for (auto [reduction, acc] : llvm::zip_equal(reductions, accs))
+    results.push_back(
+        gpu::AllReduceOp::create(
+            rewriter, loc, acc,
+            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
+                                             reduction.kind),
+            /*uniform=*/true)
+            .getResult());
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       launch.getThreadIds().x, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  return results;
+}
+
 /// Folds each thread's share of `loop`'s iterations into registers, the
 /// block's threads together with gpu.all_reduce, and stores block b's
 /// result at partials[k][b]. The loop's body moves into the kernel; its
@@ -345,20 +369,8 @@ scf::ReduceOp emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   scf::YieldOp::create(rewriter, loc, folded);
   // The combiners were cloned; the originals go with the loop.
   rewriter.setInsertionPointAfter(forOp);
-  SmallVector<Value> blockResults;
-  for (auto [reduction, acc] : llvm::zip_equal(reductions, forOp.getResults()))
-    blockResults.push_back(
-        gpu::AllReduceOp::create(
-            rewriter, loc, acc,
-            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
-                                             reduction.kind),
-            /*uniform=*/true)
-            .getResult());
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       launch.getThreadIds().x, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
-  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  SmallVector<Value> blockResults = reduceBlockForLeader(
+      rewriter, loc, launch, reductions, forOp.getResults());
   for (auto [partial, value] : llvm::zip_equal(partials, blockResults))
     memref::StoreOp::create(rewriter, loc, value, partial,
                             launch.getBlockIds().x);
@@ -391,20 +403,9 @@ void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   }
   scf::YieldOp::create(rewriter, loc, folded);
   rewriter.setInsertionPointAfter(forOp);
-  SmallVector<Value> totals;
-  for (auto [reduction, acc] : llvm::zip_equal(reductions, forOp.getResults()))
-    totals.push_back(
-        gpu::AllReduceOp::create(
-            rewriter, loc, acc,
-            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
-                                             reduction.kind),
-            /*uniform=*/true)
-            .getResult());
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       launch.getThreadIds().x, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
-  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  SmallVector<Value> totals = reduceBlockForLeader(rewriter, loc, launch,
+                                                   reductions,
+                                                   forOp.getResults());
   for (auto [reduction, init, total] :
        llvm::zip_equal(reductions, loop.getInitVals(), totals)) {
     // The init value joins exactly once, here.

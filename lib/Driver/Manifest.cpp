@@ -52,6 +52,19 @@ static std::string describe(Value value, unsigned depth) {
                          index ? std::to_string(*index)
                                : describe(dim.getIndex(), depth + 1));
   }
+  if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
+    // Device scratch the host function allocates, such as a reduction's
+    // per-block results: a caller launching the PTX allocates it itself.
+    std::string sizes;
+    llvm::raw_string_ostream os(sizes);
+    llvm::interleaveComma(alloc.getDynamicSizes(), os, [&](Value v) {
+      os << describe(v, depth + 1);
+    });
+    return llvm::formatv("device_scratch({0}{1}{2})",
+                         alloc.getType().getElementType(),
+                         sizes.empty() ? "" : ", ", sizes)
+        .str();
+  }
   if (auto callOp = dyn_cast<func::CallOp>(op)) {
     std::string args;
     llvm::raw_string_ostream os(args);

@@ -75,7 +75,8 @@ struct KernelManifest {
 };
 
 /// Describes a host value as an expression over the enclosing function's
-/// arguments: "arg2", "dim(arg0, 1)", "ceildiv(max(dim(arg0, 0), 0), 256)".
+/// arguments: "arg2", "dim(arg0, 1)", "ceildiv(max(dim(arg0, 0), 0), 256)";
+/// device scratch the function allocates is "device_scratch(f32, <size>)".
 /// Values it cannot follow are named by their op, "<op.name>".
 std::string describeHostValue(Value value);
 

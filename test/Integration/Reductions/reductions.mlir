@@ -10,6 +10,13 @@
 // RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
 // RUN: grep -c "^.visible .entry" %t.ptx | FileCheck %s --check-prefix=ENTRIES
 // RUN: FileCheck %s < %t.ptx
+// The manifest names the per-block scratch the first kernel writes and the
+// second reads, with its size.
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// MANIFEST: "name": "sum_f32_kernel",
+// MANIFEST: "source": "device_scratch(f32, max(min(ceildiv(max(dim(arg0, 0), 0), 256), threadbind_kernel_resident_blocks(256, \"sum_f32_kernel\")), 1))"
+// MANIFEST: "name": "sum_f32_kernel_0",
+// MANIFEST: "source": "device_scratch(f32,
 // Two kernels a reduction: 17 single ones, a dot product and a loop with two.
 // ENTRIES: 38
 // CHECK: .shared

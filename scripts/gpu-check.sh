@@ -145,6 +145,20 @@ if ((REDUCTIONS)); then
         $(tolerance "$entry" "$n") --check
     done
   done
+  # Row reductions, one block a row, at shapes around a block and 8192^2.
+  for entry in row_sums_f32 row_max_i32; do
+    # Row sums of up to 8192 values: the in-order f32 reference drifts by
+    # about 1e-4 where a row's sum is near zero.
+    tol=""
+    [[ $entry == row_sums_f32 ]] && tol="--rtol 1e-4 --atol 1e-3"
+    for shape in 0,5 3,0 1,1 5,31 33,257 1000,1000 8192,8192; do
+      # shellcheck disable=SC2086
+      run "reduce-$entry-$shape" "$R" --entry "$entry" --size "$shape" \
+        $tol --check
+    done
+    run "reduce-$entry-8192x8192-bench" "$R" --entry "$entry" \
+      --size 8192,8192 --bench 30
+  done
   # CUB's DeviceReduce::Sum and ThreadBind's f32 sum, in turn, twice.
   if [[ -x $STAGE/cub/cub_sum ]]; then
     for round in 1 2; do
@@ -164,6 +178,18 @@ if ((REDUCTIONS)); then
     done
   done
   if command -v compute-sanitizer >/dev/null; then
+    for entry in row_sums_f32 row_max_i32; do
+      for shape in 3,0 5,31 33,257; do
+        echo "--- memcheck reduce-$entry-$shape"
+        if compute-sanitizer --tool memcheck --error-exitcode 9 "$RUN" "$R" \
+          --entry "$entry" --size "$shape" --check; then
+          echo "LABEL memcheck-reduce-$entry-$shape ok"
+        else
+          echo "LABEL memcheck-reduce-$entry-$shape FAILED"
+          failures=$((failures + 1))
+        fi
+      done
+    done
     for entry in "${entries[@]}"; do
       for n in 33 1048583; do
         echo "--- memcheck reduce-$entry-$n"

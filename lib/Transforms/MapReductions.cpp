@@ -270,40 +270,43 @@ SmallVector<Value> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
   return results;
 }
 
-/// Folds each thread's share of `loop`'s iterations into registers, the
-/// block's threads together with gpu.all_reduce, and stores block b's
-/// result at partials[k][b]. The loop's body moves into the kernel; its
-/// scf.reduce, whose combiners the final kernel still copies, is returned
-/// for the caller to erase.
-scf::ReduceOp emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
-                                ArrayRef<Reduction> reductions, Value grid,
-                                Value threads, ArrayRef<Value> partials,
-                                int64_t unroll) {
-  Location loc = loop.getLoc();
-  gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads);
-  Value first = arith::AddIOp::create(
-      rewriter, loc,
-      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
-                            launch.getBlockSize().x),
-      launch.getThreadIds().x);
-  Value jump = arith::MulIOp::create(rewriter, loc, launch.getGridSize().x,
-                                     launch.getBlockSize().x);
-  Value lb = loop.getLowerBound().front(), step = loop.getStep().front();
-  Value start = arith::AddIOp::create(
-      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
-  Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
+/// Folds this thread's share of `loop`'s iterations, from `start` to the
+/// loop's bound every `stride`, into registers: `unroll` elements an
+/// iteration into accumulators of their own (each load still coalesced
+/// across the warp, many in flight), the accumulators into one, then the
+/// rest an element at a time. The loop body is cloned, with `mapping` for
+/// the values it uses from around it. Returns one value a reduction.
+SmallVector<Value> foldShare(RewriterBase &rewriter, Location loc,
+                             scf::ParallelOp loop,
+                             ArrayRef<Reduction> reductions, Value start,
+                             Value stride, int64_t unroll,
+                             const IRMapping &mapping) {
+  Block *body = loop.getBody();
+  auto reduce = cast<scf::ReduceOp>(body->getTerminator());
+  unsigned numReductions = reductions.size();
+  Value ub = mapping.lookupOrDefault(loop.getUpperBound().front());
   SmallVector<Value> identities;
   for (const Reduction &reduction : reductions)
     identities.push_back(
         arith::ConstantOp::create(rewriter, loc, reduction.identity));
-  Value ub = loop.getUpperBound().front();
-  Block *body = loop.getBody();
-  auto reduce = cast<scf::ReduceOp>(body->getTerminator());
-  unsigned numReductions = reductions.size();
 
-  // The main loop: `unroll` elements a thread per iteration, `stride`
-  // apart (each load still coalesced across the warp), each folded into an
-  // accumulator of its own, so that many loads are in flight at once.
+  // One copy of the body at `iv` per element, each folded into its
+  // accumulator; returns the new accumulators.
+  auto foldAt = [&](ArrayRef<Value> ivs, ValueRange accs) {
+    SmallVector<Value> next;
+    for (auto [u, iv] : llvm::enumerate(ivs)) {
+      IRMapping copy = mapping;
+      copy.map(body->getArgument(0), iv);
+      for (Operation &op : body->without_terminator())
+        rewriter.clone(op, copy);
+      for (auto [k, reduction] : llvm::enumerate(reductions))
+        next.push_back(combine(
+            rewriter, reduction.combiner, accs[u * numReductions + k],
+            copy.lookupOrDefault(reduce.getOperands()[k])));
+    }
+    return next;
+  };
+
   SmallVector<Value> accumulated = identities;
   if (unroll > 1) {
     Value unrollValue = arith::ConstantIndexOp::create(rewriter, loc, unroll);
@@ -324,26 +327,17 @@ scf::ReduceOp emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToEnd(mainLoop.getBody());
       Value j = mainLoop.getInductionVar();
-      ValueRange accs = mainLoop.getRegionIterArgs();
-      SmallVector<Value> next;
-      for (int64_t u = 0; u < unroll; ++u) {
-        Value offset = arith::MulIOp::create(
-            rewriter, loc, stride,
-            arith::ConstantIndexOp::create(rewriter, loc, u));
-        IRMapping mapping;
-        mapping.map(body->getArgument(0),
-                    arith::AddIOp::create(rewriter, loc, j, offset));
-        for (Operation &op : body->without_terminator())
-          rewriter.clone(op, mapping);
-        for (auto [k, reduction] : llvm::enumerate(reductions))
-          next.push_back(combine(
-              rewriter, reduction.combiner, accs[u * numReductions + k],
-              mapping.lookupOrDefault(reduce.getOperands()[k])));
-      }
+      SmallVector<Value> ivs;
+      for (int64_t u = 0; u < unroll; ++u)
+        ivs.push_back(arith::AddIOp::create(
+            rewriter, loc, j,
+            arith::MulIOp::create(
+                rewriter, loc, stride,
+                arith::ConstantIndexOp::create(rewriter, loc, u))));
+      SmallVector<Value> next = foldAt(ivs, mainLoop.getRegionIterArgs());
       next.push_back(arith::AddIOp::create(rewriter, loc, j, mainStep));
       scf::YieldOp::create(rewriter, loc, next);
     }
-    // The accumulators fold into one; the remainder loop starts there.
     for (unsigned k = 0; k < numReductions; ++k) {
       Value acc = mainLoop.getResult(k);
       for (int64_t u = 1; u < unroll; ++u)
@@ -354,28 +348,46 @@ scf::ReduceOp emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
     start = mainLoop.getResults().back();
   }
 
-  // The remainder, one element an iteration (every element when not
-  // unrolled): the loop body moves here, its scf.reduce becomes the fold.
-  auto forOp = scf::ForOp::create(rewriter, loc, start, ub, stride,
-                                  accumulated);
-  SmallVector<Value> values(reduce.getOperands());
-  // A loop built with iteration arguments has no terminator yet.
-  rewriter.mergeBlocks(body, forOp.getBody(), {forOp.getInductionVar()});
-  rewriter.setInsertionPoint(reduce);
-  SmallVector<Value> folded;
-  for (auto [reduction, acc, value] :
-       llvm::zip_equal(reductions, forOp.getRegionIterArgs(), values))
-    folded.push_back(combine(rewriter, reduction.combiner, acc, value));
-  scf::YieldOp::create(rewriter, loc, folded);
-  // The combiners were cloned; the originals go with the loop.
-  rewriter.setInsertionPointAfter(forOp);
-  SmallVector<Value> blockResults = reduceBlockForLeader(
-      rewriter, loc, launch, reductions, forOp.getResults());
+  auto rest = scf::ForOp::create(rewriter, loc, start, ub, stride,
+                                 accumulated);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(rest.getBody());
+    scf::YieldOp::create(
+        rewriter, loc,
+        foldAt({rest.getInductionVar()}, rest.getRegionIterArgs()));
+  }
+  return rest.getResults();
+}
+
+/// Folds each thread's share of `loop`'s iterations into registers, the
+/// block's threads together with gpu.all_reduce, and stores block b's
+/// result at partials[k][b].
+void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
+                       ArrayRef<Reduction> reductions, Value grid,
+                       Value threads, ArrayRef<Value> partials,
+                       int64_t unroll) {
+  Location loc = loop.getLoc();
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads);
+  Value first = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            launch.getBlockSize().x),
+      launch.getThreadIds().x);
+  Value jump = arith::MulIOp::create(rewriter, loc, launch.getGridSize().x,
+                                     launch.getBlockSize().x);
+  Value lb = loop.getLowerBound().front(), step = loop.getStep().front();
+  Value start = arith::AddIOp::create(
+      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
+  Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
+  SmallVector<Value> accs = foldShare(rewriter, loc, loop, reductions, start,
+                                      stride, unroll, IRMapping());
+  SmallVector<Value> blockResults =
+      reduceBlockForLeader(rewriter, loc, launch, reductions, accs);
   for (auto [partial, value] : llvm::zip_equal(partials, blockResults))
     memref::StoreOp::create(rewriter, loc, value, partial,
                             launch.getBlockIds().x);
   rewriter.setInsertionPointAfter(launch);
-  return reduce;
 }
 
 /// One block folds the `count` partials, combines the init values, and
@@ -417,6 +429,112 @@ void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPointAfter(launch);
 }
 
+/// Iterations of the 1-D `loop`: max(ub - lb, 0) / step, rounded up.
+Value createTripCount(OpBuilder &builder, Location loc, scf::ParallelOp loop) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value span = arith::SubIOp::create(builder, loc,
+                                     loop.getUpperBound().front(),
+                                     loop.getLowerBound().front());
+  return arith::CeilDivUIOp::create(
+      builder, loc, arith::MaxSIOp::create(builder, loc, span, zero),
+      loop.getStep().front());
+}
+
+/// A parallel loop each of whose iterations reduces a row: its body is pure
+/// operations, then one 1-D reduction loop, then the stores of its results.
+struct RowReduction {
+  scf::ParallelOp outer;
+  scf::ParallelOp inner;
+  SmallVector<Reduction> reductions;
+};
+
+/// Whether `outer` has the shape of a row reduction. Not a match is not an
+/// error (the loop mapping takes the loop); a match whose reduction cannot
+/// be mapped is, reported by analyzeReduction.
+FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer) {
+  if (outer.getNumLoops() != 1 || !outer.getInitVals().empty())
+    return std::optional<RowReduction>();
+  scf::ParallelOp inner;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    auto nested = dyn_cast<scf::ParallelOp>(op);
+    if (!nested) {
+      // Before the reduction loop, pure operations; after it, its stores.
+      if (inner ? !isa<memref::StoreOp>(op) : !isPure(&op))
+        return std::optional<RowReduction>();
+      continue;
+    }
+    if (inner || nested.getInitVals().empty())
+      return std::optional<RowReduction>();
+    inner = nested;
+  }
+  if (!inner)
+    return std::optional<RowReduction>();
+  for (Operation &op : outer.getBody()->without_terminator())
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && store.getValueToStore().getDefiningOp() != inner)
+      return std::optional<RowReduction>();
+  if (failed(verifyMappableBody(outer)))
+    return failure();
+  FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);
+  if (failed(reductions))
+    return failure();
+  return std::optional<RowReduction>(
+      RowReduction{outer, inner, std::move(*reductions)});
+}
+
+/// One block a row: block b takes iteration b of the outer loop, its
+/// threads fold the row's reduction as foldShare does, gpu.all_reduce
+/// combines them, and thread 0 combines the init value and stores. The host
+/// launches it only for a non-empty outer loop.
+void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
+                   Value threads, int64_t unroll) {
+  scf::ParallelOp outer = row.outer, inner = row.inner;
+  Location loc = outer.getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value rows = createTripCount(rewriter, loc, outer);
+  Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                    rows, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, rows, threads);
+
+  IRMapping mapping;
+  Value rowIndex = arith::AddIOp::create(
+      rewriter, loc, outer.getLowerBound().front(),
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            outer.getStep().front()));
+  mapping.map(outer.getInductionVars().front(), rowIndex);
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (&op == inner.getOperation())
+      break;
+    rewriter.clone(op, mapping);
+  }
+  Value step = mapping.lookupOrDefault(inner.getStep().front());
+  Value start = arith::AddIOp::create(
+      rewriter, loc, mapping.lookupOrDefault(inner.getLowerBound().front()),
+      arith::MulIOp::create(rewriter, loc, launch.getThreadIds().x, step));
+  Value stride =
+      arith::MulIOp::create(rewriter, loc, launch.getBlockSize().x, step);
+  SmallVector<Value> accs = foldShare(rewriter, loc, inner, row.reductions,
+                                      start, stride, unroll, mapping);
+  SmallVector<Value> totals =
+      reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
+  for (auto [reduction, init, total] :
+       llvm::zip_equal(row.reductions, inner.getInitVals(), totals)) {
+    Value result = combine(rewriter, reduction.combiner,
+                           mapping.lookupOrDefault(init), total);
+    for (memref::StoreOp store : reduction.stores) {
+      SmallVector<Value> indices;
+      for (Value index : store.getIndices())
+        indices.push_back(mapping.lookupOrDefault(index));
+      memref::StoreOp::create(rewriter, store.getLoc(), result,
+                              mapping.lookupOrDefault(store.getMemRef()),
+                              indices);
+    }
+  }
+  rewriter.setInsertionPointAfter(ifOp);
+}
+
 struct MapReductionsPass
     : threadbind::impl::MapReductionsPassBase<MapReductionsPass> {
   using Base::Base;
@@ -431,6 +549,7 @@ void MapReductionsPass::runOnOperation() {
 
   // Outermost reductions outside kernels; decide all before changing any.
   SmallVector<std::pair<scf::ParallelOp, SmallVector<Reduction>>> work;
+  SmallVector<RowReduction> rowWork;
   bool anyFailed = false;
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
@@ -438,8 +557,14 @@ void MapReductionsPass::runOnOperation() {
     auto loop = dyn_cast<scf::ParallelOp>(op);
     if (!loop)
       return WalkResult::advance();
-    if (loop.getInitVals().empty())
+    if (loop.getInitVals().empty()) {
+      FailureOr<std::optional<RowReduction>> row = matchRowReduction(loop);
+      if (failed(row))
+        anyFailed = true;
+      else if (*row)
+        rowWork.push_back(std::move(**row));
       return WalkResult::skip();
+    }
     FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(loop);
     if (failed(reductions))
       anyFailed = true;
@@ -449,17 +574,19 @@ void MapReductionsPass::runOnOperation() {
   });
   if (anyFailed)
     return signalPassFailure();
-  if (work.empty())
+  if (work.empty() && rowWork.empty())
     return;
+  Operation *first = !work.empty() ? work.front().first.getOperation()
+                                   : rowWork.front().outer.getOperation();
   if (unroll < 0 || unroll > 16) {
-    work.front().first.emitOpError("cannot be mapped with unroll = ")
+    first->emitOpError("cannot be mapped with unroll = ")
         << static_cast<int64_t>(unroll) << ": it must be 1 to 16, or 0 to "
         << "choose";
     return signalPassFailure();
   }
   if (threadsPerBlock <= 0 || threadsPerBlock > GpuLimits::kMaxThreadsPerBlock ||
       threadsPerBlock % GpuLimits::kWarpSize != 0) {
-    work.front().first.emitOpError("cannot be mapped with ")
+    first->emitOpError("cannot be mapped with ")
         << static_cast<int64_t>(threadsPerBlock)
         << " threads a block: a reduction's blocks must be whole warps, a "
            "multiple of 32 up to 1024";
@@ -477,13 +604,7 @@ void MapReductionsPass::runOnOperation() {
     Value threads = arith::ConstantIndexOp::create(rewriter, loc,
                                                    threadsPerBlock);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value span = arith::SubIOp::create(rewriter, loc,
-                                       loop.getUpperBound().front(),
-                                       loop.getLowerBound().front());
-    Value trips = arith::CeilDivUIOp::create(
-        rewriter, loc, arith::MaxSIOp::create(rewriter, loc, span, zero),
-        loop.getStep().front());
+    Value trips = createTripCount(rewriter, loc, loop);
     Value needed = arith::CeilDivUIOp::create(rewriter, loc, trips, threads);
     Value cap = createGridCap(rewriter, loc, threadsPerBlock, maxBlocks);
     Value grid = arith::MaxUIOp::create(
@@ -517,8 +638,8 @@ void MapReductionsPass::runOnOperation() {
           << "), warp shuffles and shared memory combine each block, and a "
              "second one-block kernel combines the blocks and the init value";
 
-    scf::ReduceOp reduce = emitPartialKernel(rewriter, loop, reductions, grid,
-                                             threads, partials, elements);
+    emitPartialKernel(rewriter, loop, reductions, grid, threads, partials,
+                      elements);
     rewriter.setInsertionPoint(loop);
     emitFinalKernel(rewriter, loop, reductions, grid, threads, partials);
     rewriter.setInsertionPoint(loop);
@@ -531,13 +652,27 @@ void MapReductionsPass::runOnOperation() {
                         .getAsyncToken();
       gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
     }
-    rewriter.eraseOp(reduce);
     for (Reduction &reduction : reductions)
       for (memref::StoreOp store : reduction.stores)
         rewriter.eraseOp(store);
     rewriter.eraseOp(loop);
     ++numReductionsMapped;
   }
-  if (maxBlocks == 0)
+  for (RowReduction &row : rowWork) {
+    int64_t elements = unroll > 0 ? int64_t(unroll) : chooseUnroll(row.inner);
+    if (emitRemarks)
+      row.outer.emitRemark("row reduction mapped: one block a row, ")
+          << static_cast<int64_t>(threadsPerBlock)
+          << " threads fold a strided share of it each (" << elements
+          << " elements an iteration), warp shuffles and shared memory "
+             "combine them, and thread 0 adds the init value and stores";
+    rewriter.setInsertionPoint(row.outer);
+    Value threads = arith::ConstantIndexOp::create(
+        rewriter, row.outer.getLoc(), threadsPerBlock);
+    emitRowKernel(rewriter, row, threads, elements);
+    rewriter.eraseOp(row.outer);
+    ++numRowReductionsMapped;
+  }
+  if (maxBlocks == 0 && !work.empty())
     declareMaxResidentBlocks(module);
 }

@@ -154,3 +154,73 @@ func.func @plain(%x: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// Row sums: one block a row, launched only when there is a row; block b
+// sums row b with a strided share a thread, and thread 0 adds the init
+// value and stores out[b].
+// CHECK-LABEL: func.func @row_sums
+// CHECK-SAME: (%[[M:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?xf32>)
+// CHECK: %[[ROWS:.*]] = arith.ceildivui
+// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[ROWS]], %{{.*}}
+// CHECK: scf.if %[[ANY]] {
+// CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %c256
+// CHECK: %[[ROWB:.*]] = arith.muli %[[BX]], %c1
+// CHECK: %[[ROW:.*]] = arith.addi %c0, %[[ROWB]]
+// CHECK: scf.for
+// CHECK: memref.load %[[M]][%[[ROW]], %{{.*}}]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %{{.*}} uniform
+// CHECK: arith.cmpi eq, %[[TX]], %c0
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %[[TOTAL]] : f32
+// CHECK: memref.store %[[SUM]], %[[OUT]][%[[ROW]]]
+// CHECK-NOT: gpu.launch
+// CHECK-NOT: gpu.alloc
+// CHECK: return
+func.func @row_sums(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  // expected-remark @below {{row reduction mapped: one block a row, 256 threads fold a strided share of it each (8 elements an iteration), warp shuffles and shared memory combine them, and thread 0 adds the init value and stores}}
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// A loop whose body does more than reduce and store is the loop mapping's.
+// CHECK-LABEL: func.func @not_rows
+// CHECK: scf.parallel
+// CHECK-NOT: gpu.launch
+func.func @not_rows(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+    memref.store %zero, %m[%i, %c0] : memref<?x?xf32>
+  }
+  return
+}

@@ -117,6 +117,13 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     Blocks never race for the result, so floating-point results are the
     same from run to run.
 
+    A 1-D `scf.parallel` without reductions whose body is pure operations,
+    one such reduction loop, and the stores of its results (row sums, row
+    maxima) becomes one launch with one block a row: the block's threads
+    fold a strided share of the row the same way, `gpu.all_reduce`
+    combines them, and thread 0 combines the init value and stores. The
+    host launches it only when there is a row.
+
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
     on f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`, `minsi`,
     `maxui`, `minui` on i32 and i64; several results in one loop. Every use
@@ -143,7 +150,9 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
   ];
   let statistics = [
     Statistic<"numReductionsMapped", "reductions-mapped",
-              "Number of reduction loops mapped to kernels">
+              "Number of reduction loops mapped to kernels">,
+    Statistic<"numRowReductionsMapped", "row-reductions-mapped",
+              "Number of loops of row reductions mapped a block a row">
   ];
 }
 

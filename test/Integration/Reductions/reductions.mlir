@@ -17,8 +17,9 @@
 // MANIFEST: "source": "device_scratch(f32, max(min(ceildiv(max(dim(arg0, 0), 0), 256), threadbind_kernel_resident_blocks(256, \"sum_f32_kernel\")), 1))"
 // MANIFEST: "name": "sum_f32_kernel_0",
 // MANIFEST: "source": "device_scratch(f32,
-// Two kernels a reduction: 17 single ones, a dot product and a loop with two.
-// ENTRIES: 38
+// Two kernels a reduction: 17 single ones, a dot product and a loop with
+// two; and one kernel each for the row sums and the row maxima.
+// ENTRIES: 40
 // CHECK: .shared
 // CHECK: shfl.sync.bfly
 // CHECK: bar.sync
@@ -354,5 +355,47 @@ func.func @sum_and_absmax_f32(%x: memref<?xf32>, %sum: memref<1xf32>,
   }
   memref.store %s, %sum[%c0] : memref<1xf32>
   memref.store %m, %absmax[%c0] : memref<1xf32>
+  return
+}
+
+// One block a row: out[i] = sum over j of m[i, j].
+func.func @row_sums_f32(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// out[i] = max(-1000, max over j of m[i, j]).
+func.func @row_max_i32(%m: memref<?x?xi32>, %out: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -1000 : i32
+  %r = memref.dim %m, %c0 : memref<?x?xi32>
+  %c = memref.dim %m, %c1 : memref<?x?xi32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%init) -> i32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xi32>
+      scf.reduce(%v : i32) {
+      ^bb0(%a: i32, %b: i32):
+        %t = arith.maxsi %a, %b : i32
+        scf.reduce.return %t : i32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xi32>
+  }
   return
 }

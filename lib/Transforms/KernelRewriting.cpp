@@ -6,10 +6,39 @@
 
 #include "threadbind/Transforms/KernelRewriting.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
+
+gpu::LaunchOp threadbind::createLaunchWithTerminator(RewriterBase &rewriter,
+                                                     Location loc,
+                                                     ArrayRef<Value> grid,
+                                                     ArrayRef<Value> block) {
+  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1],
+                                      grid[2], block[0], block[1], block[2]);
+  rewriter.setInsertionPointToEnd(&launch.getBody().front());
+  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+  return launch;
+}
+
+void threadbind::guardOnPositive(RewriterBase &rewriter, Operation *op,
+                                 Value count) {
+  std::optional<int64_t> constant = getConstantIntValue(count);
+  if (constant && *constant > 0)
+    return;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
+                                    count, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElseRegion=*/false);
+  rewriter.moveOpBefore(op, ifOp.thenBlock()->getTerminator());
+}
 
 Operation *threadbind::getEnclosingKernel(Operation *op) {
   if (auto launch = op->getParentOfType<gpu::LaunchOp>())

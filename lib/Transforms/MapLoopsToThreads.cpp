@@ -13,6 +13,7 @@
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
 #include "threadbind/Analysis/AccessPattern.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -298,7 +299,6 @@ struct IndexBuilder {
       return r;
     return arith::AddIOp::create(b, loc, l, r);
   }
-  Value sub(Value l, Value r) { return arith::SubIOp::create(b, loc, l, r); }
   Value mul(Value l, Value r) {
     if (isConstantIntValue(r, 1))
       return l;
@@ -313,13 +313,9 @@ struct IndexBuilder {
   }
   Value minu(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
   Value maxu(Value l, Value r) { return arith::MaxUIOp::create(b, loc, l, r); }
-  Value maxs(Value l, Value r) { return arith::MaxSIOp::create(b, loc, l, r); }
 
-  /// Iterations of dimension `d` of `loop`: max(ceildiv(ub - lb, step), 0).
-  /// Steps of scf.parallel are positive.
   Value tripCount(scf::ParallelOp loop, unsigned d) {
-    Value span = sub(loop.getUpperBound()[d], loop.getLowerBound()[d]);
-    return ceilDivu(maxs(span, cst(0)), loop.getStep()[d]);
+    return createTripCount(b, loc, loop, d);
   }
 
   /// Product of the trip counts of `dims`.
@@ -407,6 +403,16 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.eraseOp(loop);
 }
 
+Value threadbind::createTripCount(OpBuilder &builder, Location loc,
+                                  scf::ParallelOp loop, unsigned dim) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value span = arith::SubIOp::create(builder, loc, loop.getUpperBound()[dim],
+                                     loop.getLowerBound()[dim]);
+  return arith::CeilDivUIOp::create(
+      builder, loc, arith::MaxSIOp::create(builder, loc, span, zero),
+      loop.getStep()[dim]);
+}
+
 Value threadbind::createGridCap(OpBuilder &builder, Location loc,
                                 int64_t threadsPerBlock, int64_t maxBlocks) {
   if (maxBlocks > 0)
@@ -436,14 +442,10 @@ static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
                                   ArrayRef<Value> grid,
                                   ArrayRef<Value> blockSizes,
                                   GridPolicy policy) {
-  auto launch = gpu::LaunchOp::create(rewriter, loc, grid[0], grid[1],
-                                      grid[2], blockSizes[0], blockSizes[1],
-                                      blockSizes[2]);
+  gpu::LaunchOp launch =
+      createLaunchWithTerminator(rewriter, loc, grid, blockSizes);
   launch->setAttr("threadbind.grid_policy",
                   rewriter.getStringAttr(policyName(policy)));
-  rewriter.setInsertionPointToEnd(&launch.getBody().front());
-  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
   return launch;
 }
 

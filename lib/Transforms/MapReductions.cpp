@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
@@ -233,17 +234,13 @@ Value combine(OpBuilder &builder, Operation *combiner, Value lhs, Value rhs) {
   return builder.clone(*combiner, mapping)->getResult(0);
 }
 
-/// Creates a launch of `grid` x `threads` with its terminator and leaves the
-/// insertion point before it.
+/// A 1-D launch of `grid` blocks of `threads` threads, the insertion point
+/// in its body.
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
                            Value threads) {
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  auto launch =
-      gpu::LaunchOp::create(rewriter, loc, grid, one, one, threads, one, one);
-  rewriter.setInsertionPointToEnd(&launch.getBody().front());
-  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
-  rewriter.setInsertionPoint(terminator);
-  return launch;
+  return createLaunchWithTerminator(rewriter, loc, {grid, one, one},
+                                    {threads, one, one});
 }
 
 /// Combines each of `accs` across the block with gpu.all_reduce, then opens
@@ -429,17 +426,6 @@ void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPointAfter(launch);
 }
 
-/// Iterations of the 1-D `loop`: max(ub - lb, 0) / step, rounded up.
-Value createTripCount(OpBuilder &builder, Location loc, scf::ParallelOp loop) {
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value span = arith::SubIOp::create(builder, loc,
-                                     loop.getUpperBound().front(),
-                                     loop.getLowerBound().front());
-  return arith::CeilDivUIOp::create(
-      builder, loc, arith::MaxSIOp::create(builder, loc, span, zero),
-      loop.getStep().front());
-}
-
 /// A parallel loop each of whose iterations reduces a row: its body is pure
 /// operations, then one 1-D reduction loop, then the stores of its results.
 struct RowReduction {
@@ -490,12 +476,7 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
                    Value threads, int64_t unroll) {
   scf::ParallelOp outer = row.outer, inner = row.inner;
   Location loc = outer.getLoc();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value rows = createTripCount(rewriter, loc, outer);
-  Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                                    rows, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElse=*/false);
-  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  Value rows = createTripCount(rewriter, loc, outer, 0);
   gpu::LaunchOp launch = createLaunch(rewriter, loc, rows, threads);
 
   IRMapping mapping;
@@ -532,7 +513,7 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
                               indices);
     }
   }
-  rewriter.setInsertionPointAfter(ifOp);
+  guardOnPositive(rewriter, launch, rows);
 }
 
 struct MapReductionsPass
@@ -604,7 +585,7 @@ void MapReductionsPass::runOnOperation() {
     Value threads = arith::ConstantIndexOp::create(rewriter, loc,
                                                    threadsPerBlock);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value trips = createTripCount(rewriter, loc, loop);
+    Value trips = createTripCount(rewriter, loc, loop, 0);
     Value needed = arith::CeilDivUIOp::create(rewriter, loc, trips, threads);
     Value cap = createGridCap(rewriter, loc, threadsPerBlock, maxBlocks);
     Value grid = arith::MaxUIOp::create(

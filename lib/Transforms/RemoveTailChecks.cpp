@@ -440,15 +440,7 @@ void padOut(RewriterBase &rewriter, TailCheck &check, const PadPlan &plan,
 
   // With no iteration the grid is still one block, whose threads would all
   // be past the end; the host skips the launch instead.
-  std::optional<int64_t> end = getConstantIntValue(plan.end);
-  if (end && *end > 0)
-    return;
-  rewriter.setInsertionPoint(launch);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value any = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt,
-                                    plan.end, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, any, /*withElseRegion=*/false);
-  rewriter.moveOpBefore(launch, ifOp.thenBlock()->getTerminator());
+  guardOnPositive(rewriter, launch, plan.end);
 }
 
 struct RemoveTailChecksPass

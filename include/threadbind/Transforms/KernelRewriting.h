@@ -13,12 +13,25 @@
 #ifndef THREADBIND_TRANSFORMS_KERNELREWRITING_H
 #define THREADBIND_TRANSFORMS_KERNELREWRITING_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
 namespace mlir::threadbind {
+
+/// Creates a gpu.launch of `grid` blocks of `block` threads (x, y, z) with
+/// its terminator, and leaves the insertion point before the terminator.
+gpu::LaunchOp createLaunchWithTerminator(RewriterBase &rewriter, Location loc,
+                                         ArrayRef<Value> grid,
+                                         ArrayRef<Value> block);
+
+/// Moves `op` into a new `scf.if (count > 0)`, for host code that must not
+/// run (such as a launch whose one-block grid would be all past the end)
+/// when `count` is zero. Nothing changes when `count` is a positive
+/// constant.
+void guardOnPositive(RewriterBase &rewriter, Operation *op, Value count);
 
 /// The GPU code root around `op`: its gpu.launch or gpu.func; null in host
 /// code.

@@ -83,6 +83,11 @@ inline constexpr llvm::StringLiteral kMaxResidentBlocksFn =
 inline constexpr llvm::StringLiteral kKernelResidentBlocksFn =
     "threadbind_kernel_resident_blocks";
 
+/// Iterations of dimension `dim` of `loop`: ceildiv(max(ub - lb, 0), step).
+/// Steps of scf.parallel are positive.
+Value createTripCount(OpBuilder &builder, Location loc, scf::ParallelOp loop,
+                      unsigned dim);
+
 /// The most blocks a grid-stride launch of `threadsPerBlock`-thread blocks
 /// should use: `maxBlocks` when positive, otherwise a call to
 /// kMaxResidentBlocksFn, answered by the host at run time (the caller then

@@ -53,16 +53,20 @@ OpFoldResult threadbind::roundUpToMultiple(OpBuilder &builder, Location loc,
   return arith::MulIOp::create(builder, loc, blocks, step).getResult();
 }
 
+MemRefType threadbind::getResizedMemRefType(MemRefType type,
+                                            OpFoldResult size) {
+  std::optional<int64_t> staticSize = getConstantIntValue(size);
+  return MemRefType::get({staticSize ? *staticSize : ShapedType::kDynamic},
+                         type.getElementType(), MemRefLayoutAttrInterface(),
+                         type.getMemorySpace());
+}
+
 Value threadbind::createPaddedView(OpBuilder &builder, Location loc,
                                    Value memref, int64_t multiple) {
   auto type = cast<MemRefType>(memref.getType());
   OpFoldResult size = memref::getMixedSize(builder, loc, memref, 0);
   OpFoldResult padded = roundUpToMultiple(builder, loc, size, multiple);
-  std::optional<int64_t> staticSize = getConstantIntValue(padded);
-  auto viewType = MemRefType::get(
-      {staticSize ? *staticSize : ShapedType::kDynamic}, type.getElementType(),
-      MemRefLayoutAttrInterface(), type.getMemorySpace());
   return memref::ReinterpretCastOp::create(
-      builder, loc, viewType, memref, builder.getIndexAttr(0), {padded},
-      {builder.getIndexAttr(1)});
+      builder, loc, getResizedMemRefType(type, padded), memref,
+      builder.getIndexAttr(0), {padded}, {builder.getIndexAttr(1)});
 }

@@ -392,15 +392,12 @@ Value enlargeAllocation(RewriterBase &rewriter, memref::AllocOp alloc,
                           : OpFoldResult(rewriter.getIndexAttr(
                                 type.getDimSize(0)));
   OpFoldResult padded = roundUpToMultiple(rewriter, loc, size, multiple);
-  std::optional<int64_t> staticSize = getConstantIntValue(padded);
-  auto paddedType = MemRefType::get(
-      {staticSize ? *staticSize : ShapedType::kDynamic}, type.getElementType(),
-      MemRefLayoutAttrInterface(), type.getMemorySpace());
   SmallVector<Value> dynamicSizes;
-  if (!staticSize)
-    dynamicSizes.push_back(cast<Value>(padded));
-  auto grown = memref::AllocOp::create(rewriter, loc, paddedType, dynamicSizes,
-                                       alloc.getAlignmentAttr());
+  if (auto dynamicSize = dyn_cast<Value>(padded))
+    dynamicSizes.push_back(dynamicSize);
+  auto grown = memref::AllocOp::create(
+      rewriter, loc, getResizedMemRefType(type, padded), dynamicSizes,
+      alloc.getAlignmentAttr());
   Value view = memref::ReinterpretCastOp::create(
       rewriter, loc, type, grown, rewriter.getIndexAttr(0), {size},
       {rewriter.getIndexAttr(1)});

@@ -44,6 +44,10 @@ LogicalResult verifyPaddedToAttrs(FunctionOpInterface func);
 OpFoldResult roundUpToMultiple(OpBuilder &builder, Location loc,
                                OpFoldResult value, int64_t multiple);
 
+/// The 1-D identity-layout memref type of `type`'s elements and memory space
+/// with `size` elements, static where `size` is a constant.
+MemRefType getResizedMemRefType(MemRefType type, OpFoldResult size);
+
 /// A view of the 1-D identity-layout memref `memref` whose size is its own
 /// rounded up to `multiple`: what a thread past the end may index.
 Value createPaddedView(OpBuilder &builder, Location loc, Value memref,

@@ -199,9 +199,11 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
         MemRefType::get({ShapedType::kDynamic}, reduce.getType()),
         ValueRange{threads}));
 
-  // Runs `ops` for every thread of the block; `finish` is called in each
-  // thread with the mapping and the thread's linear id.
+  // Runs copies of `ops` for every thread of the block, with `values`
+  // mapped to their replacements; `finish` is called in each thread with
+  // the mapping and the thread's linear id.
   auto forEachThread = [&](ArrayRef<Operation *> ops,
+                           ArrayRef<std::pair<Value, Value>> values,
                            function_ref<void(IRMapping &, Value)> finish) {
     scf::LoopNest nest = scf::buildLoopNest(
         rewriter, loc, SmallVector<Value>(3, zero), {block.z, block.y, block.x},
@@ -219,6 +221,8 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
     llvm::append_range(config, blockSize);
     for (auto [arg, value] : llvm::zip(body.getArguments(), config))
       mapping.map(arg, value);
+    for (auto [value, replacement] : values)
+      mapping.map(value, replacement);
     SmallVector<Operation *> cloned;
     for (Operation *op : ops)
       cloned.push_back(rewriter.clone(*op, mapping));
@@ -249,7 +253,7 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
     if (!isa<gpu::AllReduceOp>(op))
       before.push_back(&op);
   }
-  forEachThread(before, [&](IRMapping &mapping, Value linear) {
+  forEachThread(before, {}, [&](IRMapping &mapping, Value linear) {
     for (auto [reduce, buffer] : llvm::zip_equal(reduces, buffers))
       memref::StoreOp::create(rewriter, loc,
                               mapping.lookupOrDefault(reduce.getValue()),
@@ -262,53 +266,34 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
     Value first = memref::LoadOp::create(rewriter, loc, buffer, zero);
     auto fold = scf::ForOp::create(rewriter, loc, one, threads, one,
                                    ValueRange{first});
-    OpBuilder::InsertionGuard inner(rewriter);
-    rewriter.setInsertionPointToEnd(fold.getBody());
-    Value next = memref::LoadOp::create(rewriter, loc, buffer,
-                                        fold.getInductionVar());
-    scf::YieldOp::create(rewriter, loc,
-                         combine(rewriter, loc, *reduce.getOp(),
-                                 fold.getRegionIterArgs().front(), next));
-    rewriter.setInsertionPointAfter(fold);
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToEnd(fold.getBody());
+      Value next = memref::LoadOp::create(rewriter, loc, buffer,
+                                          fold.getInductionVar());
+      scf::YieldOp::create(rewriter, loc,
+                           combine(rewriter, loc, *reduce.getOp(),
+                                   fold.getRegionIterArgs().front(), next));
+    }
     reduced.push_back(fold.getResult(0));
   }
-  // The fold's insertion guards left the point after the last fold.
-  rewriter.setInsertionPoint(blocks.loops.back().getBody()->getTerminator());
 
   // Phase 2: the whole body, each all-reduce replaced by its value.
   SmallVector<Operation *> all;
   for (Operation &op : body.without_terminator())
     if (!isa<gpu::AllReduceOp>(op))
       all.push_back(&op);
-  // Mapping the reduced values in before cloning: ops after the
-  // all-reduces use them.
-  forEachThread({}, [&](IRMapping &mapping, Value) {
-    for (auto [reduce, value] : llvm::zip_equal(reduces, reduced))
-      mapping.map(reduce.getResult(), value);
-    SmallVector<Operation *> cloned;
-    for (Operation *op : all)
-      cloned.push_back(rewriter.clone(*op, mapping));
-    SmallVector<Operation *> queries;
-    for (Operation *op : cloned)
-      op->walk([&](Operation *nested) {
-        if (isReplacedOnHost(nested))
-          queries.push_back(nested);
-      });
-    // The thread ids are the mapping's images of the launch's own.
-    replaceQueries(rewriter, queries, blockIds,
-                   {mapping.lookup(body.getArgument(3)),
-                    mapping.lookup(body.getArgument(4)),
-                    mapping.lookup(body.getArgument(5))},
-                   gridSize, blockSize);
-  });
+  SmallVector<std::pair<Value, Value>> results;
+  for (auto [reduce, value] : llvm::zip_equal(reduces, reduced))
+    results.push_back({reduce.getResult(), value});
+  forEachThread(all, results, [](IRMapping &, Value) {});
   for (Value buffer : buffers)
     memref::DeallocOp::create(rewriter, loc, buffer);
   rewriter.eraseOp(launch);
 }
 
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  if (llvm::any_of(launch.getBody().getOps<gpu::AllReduceOp>(),
-                   [](gpu::AllReduceOp) { return true; }))
+  if (!launch.getBody().getOps<gpu::AllReduceOp>().empty())
     return emulateLaunchInPhases(rewriter, launch);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);

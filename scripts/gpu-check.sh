@@ -41,16 +41,27 @@ for arg in "$@"; do
 done
 
 failures=0
-run() { # run LABEL ARGS...: one threadbind-run, its result tagged
+tagged() { # tagged LABEL COMMAND...: runs COMMAND, its result tagged
   local label=$1
   shift
-  echo "--- $label: threadbind-run $*"
-  if "$RUN" "$@"; then
+  if "$@"; then
     echo "LABEL $label ok"
   else
     echo "LABEL $label FAILED"
     failures=$((failures + 1))
   fi
+}
+run() { # run LABEL ARGS...: one threadbind-run
+  echo "--- $1: threadbind-run ${*:2}"
+  tagged "$1" "$RUN" "${@:2}"
+}
+# compute-sanitizer memcheck where it is installed; empty otherwise.
+MEMCHECK=()
+command -v compute-sanitizer >/dev/null &&
+  MEMCHECK=(compute-sanitizer --tool memcheck --error-exitcode 9)
+checked() { # checked LABEL ARGS...: one threadbind-run under MEMCHECK
+  echo "--- $1"
+  tagged "$1" "${MEMCHECK[@]}" "$RUN" "${@:2}"
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
@@ -66,20 +77,13 @@ for bundle in "$STAGE"/examples/*.so; do
 done
 
 if ((SANITIZE)); then
-  if command -v compute-sanitizer >/dev/null; then
+  if ((${#MEMCHECK[@]})); then
     for bundle in "$STAGE"/examples/*.so; do
       name=$(basename "$bundle" .so)
       while read -r spec; do
         [ -n "$spec" ] || continue
-        echo "--- memcheck $name"
         # shellcheck disable=SC2086
-        if compute-sanitizer --tool memcheck --error-exitcode 9 \
-            "$RUN" "$bundle" $spec --check; then
-          echo "LABEL memcheck-$name ok"
-        else
-          echo "LABEL memcheck-$name FAILED"
-          failures=$((failures + 1))
-        fi
+        checked "memcheck-$name" "$bundle" $spec --check
       done <"$STAGE/examples/$name.spec"
     done
   else
@@ -89,33 +93,19 @@ fi
 
 if ((TAILS)); then
   T=$STAGE/tails
-  memcheck=()
-  command -v compute-sanitizer >/dev/null &&
-    memcheck=(compute-sanitizer --tool memcheck --error-exitcode 9)
-  echo "tails under: ${memcheck[*]:-no sanitizer}"
-  tail_run() { # tail_run LABEL ARGS...: one threadbind-run, maybe sanitised
-    local label=$1
-    shift
-    echo "--- $label"
-    if "${memcheck[@]}" "$RUN" "$@" --check; then
-      echo "LABEL $label ok"
-    else
-      echo "LABEL $label FAILED"
-      failures=$((failures + 1))
-    fi
-  }
+  echo "tails under: ${MEMCHECK[*]:-no sanitizer}"
   # 1-D: T = 256.
   for variant in grid-stride split keep pad; do
     for n in 767 768 769 255 1 0 100003 1048583; do
-      tail_run "tail-saxpy-$variant-$n" "$T/saxpy-$variant.so" --entry saxpy \
-        --size "$n"
+      checked "tail-saxpy-$variant-$n" "$T/saxpy-$variant.so" --entry saxpy \
+        --size "$n" --check
     done
   done
   # 2-D: T = 32 along x (the columns).
   for variant in grid-stride split; do
     for shape in 3,95 3,96 3,97 5,31 1,1 0,7 7,0 767,769; do
-      tail_run "tail-add2d-$variant-$shape" "$T/add2d-$variant.so" \
-        --entry add_2d_rows --size "$shape"
+      checked "tail-add2d-$variant-$shape" "$T/add2d-$variant.so" \
+        --entry add_2d_rows --size "$shape" --check
     done
   done
 fi
@@ -177,30 +167,18 @@ if ((REDUCTIONS)); then
         --bench 20
     done
   done
-  if command -v compute-sanitizer >/dev/null; then
+  if ((${#MEMCHECK[@]})); then
     for entry in row_sums_f32 row_max_i32; do
       for shape in 3,0 5,31 33,257; do
-        echo "--- memcheck reduce-$entry-$shape"
-        if compute-sanitizer --tool memcheck --error-exitcode 9 "$RUN" "$R" \
-          --entry "$entry" --size "$shape" --check; then
-          echo "LABEL memcheck-reduce-$entry-$shape ok"
-        else
-          echo "LABEL memcheck-reduce-$entry-$shape FAILED"
-          failures=$((failures + 1))
-        fi
+        checked "memcheck-reduce-$entry-$shape" "$R" --entry "$entry" \
+          --size "$shape" --check
       done
     done
     for entry in "${entries[@]}"; do
       for n in 33 1048583; do
-        echo "--- memcheck reduce-$entry-$n"
         # shellcheck disable=SC2046
-        if compute-sanitizer --tool memcheck --error-exitcode 9 "$RUN" "$R" \
-          --entry "$entry" --size "$n" $(tolerance "$entry" "$n") --check; then
-          echo "LABEL memcheck-reduce-$entry-$n ok"
-        else
-          echo "LABEL memcheck-reduce-$entry-$n FAILED"
-          failures=$((failures + 1))
-        fi
+        checked "memcheck-reduce-$entry-$n" "$R" --entry "$entry" \
+          --size "$n" $(tolerance "$entry" "$n") --check
       done
     done
   fi

@@ -573,7 +573,9 @@ void MapReductionsPass::runOnOperation() {
            "multiple of 32 up to 1024";
     return signalPassFailure();
   }
-  if (maxBlocks == 0 && failed(verifyMaxResidentBlocksDecl(module)))
+  // Only full reductions size their grid from the resident blocks.
+  bool asksHost = maxBlocks == 0 && !work.empty();
+  if (asksHost && failed(verifyMaxResidentBlocksDecl(module)))
     return signalPassFailure();
 
   IRRewriter rewriter(&getContext());
@@ -654,6 +656,6 @@ void MapReductionsPass::runOnOperation() {
     rewriter.eraseOp(row.outer);
     ++numRowReductionsMapped;
   }
-  if (maxBlocks == 0 && !work.empty())
+  if (asksHost)
     declareMaxResidentBlocks(module);
 }

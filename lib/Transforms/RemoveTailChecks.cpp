@@ -405,9 +405,10 @@ Value enlargeAllocation(RewriterBase &rewriter, memref::AllocOp alloc,
   return view;
 }
 
-/// Replaces the check of `check` by padding, as `plan` says. `allocations`
-/// maps each allocation to enlarge to its multiple, then to its view once
-/// enlarged.
+/// Replaces the check of `check` by padding, as `plan` says.
+/// `allocMultiples` gives each allocation to enlarge its multiple (the one
+/// every kernel running past it needs); `enlarged` holds the view of each
+/// allocation already enlarged, so it grows once.
 void padOut(RewriterBase &rewriter, TailCheck &check, const PadPlan &plan,
             DenseMap<Operation *, int64_t> &allocMultiples,
             DenseMap<Operation *, Value> &enlarged) {

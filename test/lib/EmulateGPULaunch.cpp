@@ -26,11 +26,10 @@ static bool isReplacedOnHost(Operation *op) {
 }
 
 /// Whether `op` is a block-wide gpu.all_reduce the emulator runs in phases:
-/// one with a named operation, directly in the launch body.
+/// one directly in the launch body, with a named operation or a region.
 static bool isPhasedAllReduce(Operation *op) {
   auto reduce = dyn_cast<gpu::AllReduceOp>(op);
-  return reduce && reduce.getOp() &&
-         isa<gpu::LaunchOp>(reduce->getParentOp());
+  return reduce && isa<gpu::LaunchOp>(reduce->getParentOp());
 }
 
 /// Threads run one after another on the host, so ops through which threads
@@ -68,10 +67,15 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
     return launch.emitOpError(
         "cannot be emulated on the host: memory attributions are not "
         "supported");
-  WalkResult result = launch.getBody().walk([](Operation *op) {
-    return failed(verifyBodyOp(op)) ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-  });
+  // A phased all-reduce's region is cloned into the host fold, so its ops
+  // (and its gpu.yield) are not the kernel's.
+  WalkResult result =
+      launch.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
+        if (failed(verifyBodyOp(op)))
+          return WalkResult::interrupt();
+        return isPhasedAllReduce(op) ? WalkResult::skip()
+                                     : WalkResult::advance();
+      });
   if (result.wasInterrupted())
     return failure();
 
@@ -159,6 +163,21 @@ static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
     return arith::MaximumFOp::create(b, loc, lhs, rhs);
   }
   llvm_unreachable("unknown all-reduce kind");
+}
+
+/// `lhs` combined with `rhs` as `reduce` does: by its named operation, or
+/// by a copy of its region.
+static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp reduce,
+                     Value lhs, Value rhs) {
+  if (std::optional<gpu::AllReduceOperation> kind = reduce.getOp())
+    return combine(b, loc, *kind, lhs, rhs);
+  Block &body = reduce.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), lhs);
+  mapping.map(body.getArgument(1), rhs);
+  for (Operation &op : body.without_terminator())
+    b.clone(op, mapping);
+  return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
 /// A launch with top-level all-reduces, per block: every thread runs the
@@ -272,7 +291,7 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
       Value next = memref::LoadOp::create(rewriter, loc, buffer,
                                           fold.getInductionVar());
       scf::YieldOp::create(rewriter, loc,
-                           combine(rewriter, loc, *reduce.getOp(),
+                           combine(rewriter, loc, reduce,
                                    fold.getRegionIterArgs().front(), next));
     }
     reduced.push_back(fold.getResult(0));

@@ -47,12 +47,13 @@ struct TestEmulateGPULaunchPass
     replaceDeviceAllocations(rewriter);
   }
 
-  /// Device scratch (gpu.alloc and gpu.dealloc, with the gpu.wait ops that
-  /// order them) becomes host memory, as every launch now runs on the host.
+  /// Device scratch (gpu.alloc, gpu.memset and gpu.dealloc, with the
+  /// gpu.wait ops that order them) becomes host memory, as every launch now
+  /// runs on the host.
   void replaceDeviceAllocations(RewriterBase &rewriter) {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp>(op))
+      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemsetOp, gpu::WaitOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -66,6 +67,8 @@ struct TestEmulateGPULaunchPass
       else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op))
         memref::DeallocOp::create(rewriter, op->getLoc(),
                                   dealloc.getMemref());
+      else if (auto memset = dyn_cast<gpu::MemsetOp>(op))
+        fillOnHost(rewriter, memset);
     }
     // Tokens only order these ops among themselves: drop them, then the
     // ops.
@@ -75,6 +78,19 @@ struct TestEmulateGPULaunchPass
           result.dropAllUses();
     for (Operation *op : ops)
       rewriter.eraseOp(op);
+  }
+
+  /// A gpu.memset of a 1-D memref as a host loop of stores.
+  void fillOnHost(RewriterBase &rewriter, gpu::MemsetOp memset) {
+    Location loc = memset.getLoc();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    Value size = memref::DimOp::create(rewriter, loc, memset.getDst(), zero);
+    auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    memref::StoreOp::create(rewriter, loc, memset.getValue(), memset.getDst(),
+                            loop.getInductionVar());
   }
 
   /// Gives a declared-only grid-size query a body returning a fixed count,

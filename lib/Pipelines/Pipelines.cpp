@@ -84,13 +84,15 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
 
 void threadbind::buildMapStage(OpPassManager &pm,
                                const MapLoopsToThreadsPassOptions &options,
-                               int64_t reductionUnroll) {
+                               int64_t reductionUnroll,
+                               CrossBlockCombine reductionCrossBlock) {
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
   reductions.threadsPerBlock = options.threadsPerBlock;
   reductions.maxBlocks = options.maxBlocks;
   reductions.emitRemarks = options.emitRemarks;
   reductions.unroll = reductionUnroll;
+  reductions.crossBlock = reductionCrossBlock;
   pm.addPass(createMapReductionsPass(reductions));
   pm.addPass(createMapLoopsToThreadsPass(options));
   pm.addPass(createCanonicalizerPass());

@@ -43,13 +43,27 @@ namespace {
 
 /// One reduced value: how its combiner folds and where the result goes.
 struct Reduction {
-  /// The combiner, the single op of the scf.reduce region.
-  Operation *combiner;
-  gpu::AllReduceOperation kind;
-  /// The value the combiner leaves any operand unchanged with.
+  /// The scf.reduce region's block: two arguments, pure ops, the return.
+  Block *combiner;
+  /// The all-reduce operation the combiner is, where it is a single named
+  /// op of its two arguments.
+  std::optional<gpu::AllReduceOperation> kind;
+  /// The value that leaves any operand unchanged, known for named
+  /// combiners only. Without it every partial result carries a flag saying
+  /// whether it holds anything yet.
   TypedAttr identity;
   /// The host's stores of the loop's result, which the final kernel makes.
   SmallVector<memref::StoreOp> stores;
+
+  Type getType() const { return combiner->getArgument(0).getType(); }
+};
+
+/// A partial result of one reduction: a value and, for a combiner without
+/// an identity, an i1 that is false while the value holds nothing (null
+/// for a combiner with one).
+struct Partial {
+  Value value;
+  Value valid;
 };
 
 /// The all-reduce kind and identity of a combiner of `type`, or nullopt.
@@ -139,11 +153,11 @@ FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop) {
   SmallVector<Reduction> reductions;
   for (auto [index, region] : llvm::enumerate(reduce.getReductions())) {
     Type type = loop.getResult(index).getType();
-    if (!type.isF32() && !type.isF64() && !type.isInteger(32) &&
-        !type.isInteger(64))
+    if (!type.isF16() && !type.isF32() && !type.isF64() &&
+        !type.isInteger(32) && !type.isInteger(64))
       return reduce.emitOpError("reduces a value of type ")
-             << type << "; threadbind-map-reductions takes f32, f64, i32 "
-                        "and i64";
+             << type << "; threadbind-map-reductions takes f16, f32, f64, "
+                        "i32 and i64";
     Block &body = region.front();
     Operation *combiner = &body.front();
     auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());
@@ -156,14 +170,32 @@ FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop) {
          (combiner->getOperand(0) == body.getArgument(1) &&
           combiner->getOperand(1) == body.getArgument(0))))
       kind = classifyCombiner(combiner, type);
-    if (!kind)
-      return reduce.emitOpError("combiner ")
-             << index
-             << " is not one of addf, mulf, maxnumf, minnumf, maximumf, "
-                "minimumf, addi, muli, andi, ori, xori, maxsi, minsi, "
-                "maxui or minui of its two arguments";
+    if (!kind) {
+      // Any other region of pure ops combines too, with a flag beside each
+      // partial value in place of an identity. A shuffle moves 64 bits, so
+      // the flag fits beside values of 32 bits at most.
+      for (Operation &op : body.without_terminator())
+        if (!isPure(&op))
+          return op.emitOpError("is in the combiner of a reduction; "
+                                "threadbind-map-reductions evaluates "
+                                "combiners speculatively, so they must be "
+                                "pure ops");
+      if (type.getIntOrFloatBitWidth() > 32)
+        return reduce.emitOpError("combiner ")
+               << index
+               << " is a region on " << type
+               << " values; threadbind-map-reductions maps combiner regions "
+                  "on values of up to 32 bits (a flag rides beside the value "
+                  "in a 64-bit shuffle), and addf, mulf, maxnumf, minnumf, "
+                  "maximumf, minimumf, addi, muli, andi, ori, xori, maxsi, "
+                  "minsi, maxui or minui of its two arguments on any type";
+    }
 
-    Reduction reduction{combiner, kind->first, kind->second, {}};
+    Reduction reduction{&body, std::nullopt, nullptr, {}};
+    if (kind) {
+      reduction.kind = kind->first;
+      reduction.identity = kind->second;
+    }
     // Every use of the result must be a store of it, after the loop in the
     // same block, with nothing between that touches memory.
     Value result = loop.getResult(index);
@@ -225,15 +257,6 @@ int64_t chooseUnroll(scf::ParallelOp loop) {
   return std::max<int64_t>(1, kLoadsInFlight / std::max<int64_t>(1, loads));
 }
 
-/// `lhs` combined with `rhs` by a copy of `combiner`.
-Value combine(OpBuilder &builder, Operation *combiner, Value lhs, Value rhs) {
-  IRMapping mapping;
-  Block *body = combiner->getBlock();
-  mapping.map(body->getArgument(0), lhs);
-  mapping.map(body->getArgument(1), rhs);
-  return builder.clone(*combiner, mapping)->getResult(0);
-}
-
 /// A 1-D launch of `grid` blocks of `threads` threads, the insertion point
 /// in its body.
 gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
@@ -243,28 +266,80 @@ gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
                                     {threads, one, one});
 }
 
-/// Combines each of `accs` across the block with gpu.all_reduce, then opens
-/// an `scf.if` on thread 0 of the block and leaves the insertion point in
-/// it. Returns the block-wide values.
-SmallVector<Value> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
-                                        gpu::LaunchOp launch,
-                                        ArrayRef<Reduction> reductions,
-                                        ValueRange accs) {
-  SmallVector<Value> results;
-  for (auto [reduction, acc] : llvm::zip_equal(reductions, accs))
-    results.push_back(
-        gpu::AllReduceOp::create(
-            rewriter, loc, acc,
-            gpu::AllReduceOperationAttr::get(rewriter.getContext(),
-                                             reduction.kind),
-            /*uniform=*/true)
-            .getResult());
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       launch.getThreadIds().x, zero);
-  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
-  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  return results;
+/// `lhs` combined with `rhs` by a copy of `reduction`'s combiner.
+Value combine(OpBuilder &builder, const Reduction &reduction, Value lhs,
+              Value rhs) {
+  IRMapping mapping;
+  Block *body = reduction.combiner;
+  mapping.map(body->getArgument(0), lhs);
+  mapping.map(body->getArgument(1), rhs);
+  for (Operation &op : body->without_terminator())
+    builder.clone(op, mapping);
+  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+/// `lhs` and `rhs` combined; where one holds nothing, the other. The
+/// combiner is pure, so it runs on whatever an empty side holds and a
+/// select drops that.
+Partial merge(OpBuilder &builder, Location loc, const Reduction &reduction,
+              Partial lhs, Partial rhs) {
+  Value both = combine(builder, reduction, lhs.value, rhs.value);
+  if (!lhs.valid)
+    return {both, nullptr};
+  Value all = arith::AndIOp::create(builder, loc, lhs.valid, rhs.valid);
+  Value either =
+      arith::SelectOp::create(builder, loc, lhs.valid, lhs.value, rhs.value);
+  return {arith::SelectOp::create(builder, loc, all, both, either),
+          arith::OrIOp::create(builder, loc, lhs.valid, rhs.valid)};
+}
+
+/// A partial result that holds nothing: the identity, or any value flagged
+/// empty.
+Partial createEmpty(OpBuilder &builder, Location loc,
+                    const Reduction &reduction) {
+  if (reduction.identity)
+    return {arith::ConstantOp::create(builder, loc, reduction.identity),
+            nullptr};
+  auto zero = cast<TypedAttr>(builder.getZeroAttr(reduction.getType()));
+  return {arith::ConstantOp::create(builder, loc, zero),
+          arith::ConstantIntOp::create(builder, loc, 0, 1)};
+}
+
+/// `value` as a partial result that holds it.
+Partial createFull(OpBuilder &builder, Location loc,
+                   const Reduction &reduction, Value value) {
+  if (reduction.identity)
+    return {value, nullptr};
+  return {value, arith::ConstantIntOp::create(builder, loc, 1, 1)};
+}
+
+/// The SSA values of `partials`, as loop-carried values: each value, then
+/// its flag where it has one.
+SmallVector<Value> flatten(ArrayRef<Partial> partials) {
+  SmallVector<Value> values;
+  for (const Partial &partial : partials) {
+    values.push_back(partial.value);
+    if (partial.valid)
+      values.push_back(partial.valid);
+  }
+  return values;
+}
+
+/// The inverse of flatten for `groups` consecutive sets of `reductions`'
+/// partial results.
+SmallVector<Partial> unflatten(ArrayRef<Reduction> reductions,
+                               ValueRange values, unsigned groups = 1) {
+  SmallVector<Partial> partials;
+  auto it = values.begin();
+  for (unsigned g = 0; g < groups; ++g) {
+    for (const Reduction &reduction : reductions) {
+      Partial partial{*it++, nullptr};
+      if (!reduction.identity)
+        partial.valid = *it++;
+      partials.push_back(partial);
+    }
+  }
+  return partials;
 }
 
 /// Folds this thread's share of `loop`'s iterations, from `start` to the
@@ -272,39 +347,39 @@ SmallVector<Value> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
 /// iteration into accumulators of their own (each load still coalesced
 /// across the warp, many in flight), the accumulators into one, then the
 /// rest an element at a time. The loop body is cloned, with `mapping` for
-/// the values it uses from around it. Returns one value a reduction.
-SmallVector<Value> foldShare(RewriterBase &rewriter, Location loc,
-                             scf::ParallelOp loop,
-                             ArrayRef<Reduction> reductions, Value start,
-                             Value stride, int64_t unroll,
-                             const IRMapping &mapping) {
+/// the values it uses from around it. Returns one partial a reduction.
+SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
+                               scf::ParallelOp loop,
+                               ArrayRef<Reduction> reductions, Value start,
+                               Value stride, int64_t unroll,
+                               const IRMapping &mapping) {
   Block *body = loop.getBody();
   auto reduce = cast<scf::ReduceOp>(body->getTerminator());
   unsigned numReductions = reductions.size();
   Value ub = mapping.lookupOrDefault(loop.getUpperBound().front());
-  SmallVector<Value> identities;
+  SmallVector<Partial> empty;
   for (const Reduction &reduction : reductions)
-    identities.push_back(
-        arith::ConstantOp::create(rewriter, loc, reduction.identity));
+    empty.push_back(createEmpty(rewriter, loc, reduction));
 
   // One copy of the body at `iv` per element, each folded into its
   // accumulator; returns the new accumulators.
-  auto foldAt = [&](ArrayRef<Value> ivs, ValueRange accs) {
-    SmallVector<Value> next;
+  auto foldAt = [&](ArrayRef<Value> ivs, ArrayRef<Partial> accs) {
+    SmallVector<Partial> next;
     for (auto [u, iv] : llvm::enumerate(ivs)) {
       IRMapping copy = mapping;
       copy.map(body->getArgument(0), iv);
       for (Operation &op : body->without_terminator())
         rewriter.clone(op, copy);
       for (auto [k, reduction] : llvm::enumerate(reductions))
-        next.push_back(combine(
-            rewriter, reduction.combiner, accs[u * numReductions + k],
-            copy.lookupOrDefault(reduce.getOperands()[k])));
+        next.push_back(merge(
+            rewriter, loc, reduction, accs[u * numReductions + k],
+            createFull(rewriter, loc, reduction,
+                       copy.lookupOrDefault(reduce.getOperands()[k]))));
     }
     return next;
   };
 
-  SmallVector<Value> accumulated = identities;
+  SmallVector<Partial> accumulated = empty;
   if (unroll > 1) {
     Value unrollValue = arith::ConstantIndexOp::create(rewriter, loc, unroll);
     Value lastOffset = arith::MulIOp::create(
@@ -314,12 +389,13 @@ SmallVector<Value> foldShare(RewriterBase &rewriter, Location loc,
     // scf.for compares signed, so the loop then runs no iteration.
     Value mainEnd = arith::SubIOp::create(rewriter, loc, ub, lastOffset);
     Value mainStep = arith::MulIOp::create(rewriter, loc, stride, unrollValue);
-    SmallVector<Value> inits;
+    SmallVector<Partial> inits;
     for (int64_t u = 0; u < unroll; ++u)
-      llvm::append_range(inits, identities);
-    inits.push_back(start);
+      llvm::append_range(inits, empty);
+    SmallVector<Value> initValues = flatten(inits);
+    initValues.push_back(start);
     auto mainLoop =
-        scf::ForOp::create(rewriter, loc, start, mainEnd, mainStep, inits);
+        scf::ForOp::create(rewriter, loc, start, mainEnd, mainStep, initValues);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToEnd(mainLoop.getBody());
@@ -331,38 +407,170 @@ SmallVector<Value> foldShare(RewriterBase &rewriter, Location loc,
             arith::MulIOp::create(
                 rewriter, loc, stride,
                 arith::ConstantIndexOp::create(rewriter, loc, u))));
-      SmallVector<Value> next = foldAt(ivs, mainLoop.getRegionIterArgs());
+      SmallVector<Value> next = flatten(
+          foldAt(ivs, unflatten(reductions,
+                                mainLoop.getRegionIterArgs().drop_back(),
+                                unroll)));
       next.push_back(arith::AddIOp::create(rewriter, loc, j, mainStep));
       scf::YieldOp::create(rewriter, loc, next);
     }
+    SmallVector<Partial> results = unflatten(
+        reductions, mainLoop.getResults().drop_back(), unroll);
     for (unsigned k = 0; k < numReductions; ++k) {
-      Value acc = mainLoop.getResult(k);
+      Partial acc = results[k];
       for (int64_t u = 1; u < unroll; ++u)
-        acc = combine(rewriter, reductions[k].combiner, acc,
-                      mainLoop.getResult(u * numReductions + k));
+        acc = merge(rewriter, loc, reductions[k], acc,
+                    results[u * numReductions + k]);
       accumulated[k] = acc;
     }
     start = mainLoop.getResults().back();
   }
 
   auto rest = scf::ForOp::create(rewriter, loc, start, ub, stride,
-                                 accumulated);
+                                 flatten(accumulated));
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPointToEnd(rest.getBody());
     scf::YieldOp::create(
         rewriter, loc,
-        foldAt({rest.getInductionVar()}, rest.getRegionIterArgs()));
+        flatten(foldAt({rest.getInductionVar()},
+                       unflatten(reductions, rest.getRegionIterArgs()))));
   }
-  return rest.getResults();
+  return unflatten(reductions, rest.getResults());
 }
 
+/// How a partial result crosses the block in gpu.all_reduce. A named
+/// combiner on 32 or 64 bits reduces the value itself; otherwise the
+/// all-reduce's region combines an integer that carries the value's bits
+/// (shuffles move 32 or 64 bits), with the flag above them where there is
+/// one.
+struct BlockCarrier {
+  const Reduction *reduction;
+  /// The integer the value travels as; null where it travels as itself.
+  IntegerType type;
+  bool flagged;
+
+  BlockCarrier(const Reduction &reduction, bool flagged)
+      : reduction(&reduction), flagged(flagged) {
+    unsigned width = reduction.getType().getIntOrFloatBitWidth();
+    if (!reduction.kind || width < 32)
+      type = IntegerType::get(reduction.getType().getContext(),
+                              flagged ? 64 : 32);
+  }
+
+  Value pack(OpBuilder &b, Location loc, Partial p) const {
+    if (!type)
+      return p.value;
+    Type valueType = reduction->getType();
+    unsigned width = valueType.getIntOrFloatBitWidth();
+    Value bits = p.value;
+    if (isa<FloatType>(valueType))
+      bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), bits);
+    if (width < type.getWidth())
+      bits = arith::ExtUIOp::create(b, loc, type, bits);
+    if (!flagged)
+      return bits;
+    Value flag = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, type, p.valid),
+        arith::ConstantIntOp::create(b, loc, type, 32));
+    return arith::OrIOp::create(b, loc, bits, flag);
+  }
+
+  Partial unpack(OpBuilder &b, Location loc, Value packed) const {
+    if (!type)
+      return {packed, nullptr};
+    Type valueType = reduction->getType();
+    unsigned width = valueType.getIntOrFloatBitWidth();
+    Value bits = packed;
+    if (width < type.getWidth())
+      bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), bits);
+    if (isa<FloatType>(valueType))
+      bits = arith::BitcastOp::create(b, loc, valueType, bits);
+    if (!flagged)
+      return {bits, nullptr};
+    Value flag = arith::ShRUIOp::create(
+        b, loc, packed, arith::ConstantIntOp::create(b, loc, type, 32));
+    return {bits, arith::TruncIOp::create(b, loc, b.getI1Type(), flag)};
+  }
+
+  /// The all-reduce of `packed` over the block.
+  gpu::AllReduceOp createAllReduce(RewriterBase &rewriter, Location loc,
+                                   Value packed) const {
+    if (!type)
+      return gpu::AllReduceOp::create(
+          rewriter, loc, packed,
+          gpu::AllReduceOperationAttr::get(rewriter.getContext(),
+                                           *reduction->kind),
+          /*uniform=*/true);
+    auto allReduce = gpu::AllReduceOp::create(
+        rewriter, loc, packed, gpu::AllReduceOperationAttr(),
+        /*uniform=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    Block *body =
+        rewriter.createBlock(&allReduce.getBody(), allReduce.getBody().end(),
+                             {type, type}, {loc, loc});
+    Partial merged = merge(rewriter, loc, *reduction,
+                           unpack(rewriter, loc, body->getArgument(0)),
+                           unpack(rewriter, loc, body->getArgument(1)));
+    gpu::YieldOp::create(rewriter, loc, pack(rewriter, loc, merged));
+    return allReduce;
+  }
+};
+
+/// Combines each of `accs` across the block, then opens an `scf.if` on
+/// thread 0 of the block and leaves the insertion point in it. Returns the
+/// block-wide partial results. The all-reduces come first, together: the
+/// CPU emulation runs a kernel in phases split at its last one.
+SmallVector<Partial> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
+                                          gpu::LaunchOp launch,
+                                          ArrayRef<Reduction> reductions,
+                                          ArrayRef<Partial> accs) {
+  SmallVector<BlockCarrier> carriers;
+  SmallVector<Value> packed;
+  for (auto [reduction, acc] : llvm::zip_equal(reductions, accs)) {
+    carriers.emplace_back(reduction, static_cast<bool>(acc.valid));
+    packed.push_back(carriers.back().pack(rewriter, loc, acc));
+  }
+  SmallVector<Value> reduced;
+  for (auto [carrier, value] : llvm::zip_equal(carriers, packed))
+    reduced.push_back(carrier.createAllReduce(rewriter, loc, value));
+  SmallVector<Partial> results;
+  for (auto [carrier, value] : llvm::zip_equal(carriers, reduced))
+    results.push_back(carrier.unpack(rewriter, loc, value));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                       launch.getThreadIds().x, zero);
+  auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  return results;
+}
+
+/// The init value combined with `total`, the loop's result: the init value
+/// joins exactly once, and alone where the loop folded nothing.
+Value combineInit(OpBuilder &builder, Location loc,
+                  const Reduction &reduction, Value init, Partial total) {
+  Value result = combine(builder, reduction, init, total.value);
+  if (!total.valid)
+    return result;
+  return arith::SelectOp::create(builder, loc, total.valid, result, init);
+}
+
+/// Where the blocks of a full reduction leave their results for the final
+/// kernel: one slot a block (and a byte flag a block for a combiner without
+/// an identity), or one accumulator all blocks combine into atomically.
+struct CrossBlock {
+  Value values;
+  Value flags;
+  /// The atomic kind the blocks combine into `values`[0] with, if they do.
+  std::optional<arith::AtomicRMWKind> atomic;
+};
+
 /// Folds each thread's share of `loop`'s iterations into registers, the
-/// block's threads together with gpu.all_reduce, and stores block b's
-/// result at partials[k][b].
+/// block's threads together with gpu.all_reduce, and leaves block b's
+/// result at scratch[k][b], or combines it into scratch[k][0] atomically.
 void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
                        ArrayRef<Reduction> reductions, Value grid,
-                       Value threads, ArrayRef<Value> partials,
+                       Value threads, ArrayRef<CrossBlock> scratch,
                        int64_t unroll) {
   Location loc = loop.getLoc();
   gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads);
@@ -377,48 +585,92 @@ void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   Value start = arith::AddIOp::create(
       rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
   Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
-  SmallVector<Value> accs = foldShare(rewriter, loc, loop, reductions, start,
-                                      stride, unroll, IRMapping());
-  SmallVector<Value> blockResults =
+  SmallVector<Partial> accs = foldShare(rewriter, loc, loop, reductions, start,
+                                        stride, unroll, IRMapping());
+  SmallVector<Partial> blockResults =
       reduceBlockForLeader(rewriter, loc, launch, reductions, accs);
-  for (auto [partial, value] : llvm::zip_equal(partials, blockResults))
-    memref::StoreOp::create(rewriter, loc, value, partial,
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  for (auto [cross, result] : llvm::zip_equal(scratch, blockResults)) {
+    if (cross.atomic) {
+      memref::AtomicRMWOp::create(rewriter, loc, *cross.atomic, result.value,
+                                  cross.values, ValueRange{zero});
+      continue;
+    }
+    memref::StoreOp::create(rewriter, loc, result.value, cross.values,
                             launch.getBlockIds().x);
+    if (cross.flags)
+      memref::StoreOp::create(
+          rewriter, loc,
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI8Type(),
+                                 result.valid),
+          cross.flags, launch.getBlockIds().x);
+  }
   rewriter.setInsertionPointAfter(launch);
 }
 
-/// One block folds the `count` partials, combines the init values, and
-/// makes the host's stores of the results.
+/// One block folds the `count` block results (or reads the atomic
+/// accumulator), combines the init values, and makes the host's stores of
+/// the results.
 void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
                      ArrayRef<Reduction> reductions, Value count,
-                     Value threads, ArrayRef<Value> partials) {
+                     Value threads, ArrayRef<CrossBlock> scratch) {
   Location loc = loop.getLoc();
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   gpu::LaunchOp launch = createLaunch(rewriter, loc, one, threads);
-  SmallVector<Value> identities;
-  for (const Reduction &reduction : reductions)
-    identities.push_back(
-        arith::ConstantOp::create(rewriter, loc, reduction.identity));
-  auto forOp =
-      scf::ForOp::create(rewriter, loc, launch.getThreadIds().x, count,
-                         launch.getBlockSize().x, identities);
-  rewriter.setInsertionPointToEnd(forOp.getBody());
-  SmallVector<Value> folded;
-  for (auto [reduction, partial, acc] :
-       llvm::zip_equal(reductions, partials, forOp.getRegionIterArgs())) {
-    Value value = memref::LoadOp::create(rewriter, loc, partial,
-                                         forOp.getInductionVar());
-    folded.push_back(combine(rewriter, reduction.combiner, acc, value));
+  // The block folds the per-block slots; atomic accumulators hold their
+  // total already.
+  SmallVector<Reduction> slotted;
+  SmallVector<CrossBlock> slots;
+  SmallVector<Partial> empty;
+  for (auto [reduction, cross] : llvm::zip_equal(reductions, scratch)) {
+    if (cross.atomic)
+      continue;
+    slotted.push_back(reduction);
+    slots.push_back(cross);
+    empty.push_back(createEmpty(rewriter, loc, reduction));
   }
-  scf::YieldOp::create(rewriter, loc, folded);
-  rewriter.setInsertionPointAfter(forOp);
-  SmallVector<Value> totals = reduceBlockForLeader(rewriter, loc, launch,
-                                                   reductions,
-                                                   forOp.getResults());
-  for (auto [reduction, init, total] :
-       llvm::zip_equal(reductions, loop.getInitVals(), totals)) {
-    // The init value joins exactly once, here.
-    Value result = combine(rewriter, reduction.combiner, init, total);
+  SmallVector<Partial> slotTotals;
+  if (slotted.empty()) {
+    // Only atomic accumulators: thread 0 reads them.
+    Value leader = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, launch.getThreadIds().x,
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  } else {
+    auto forOp =
+        scf::ForOp::create(rewriter, loc, launch.getThreadIds().x, count,
+                           launch.getBlockSize().x, flatten(empty));
+    rewriter.setInsertionPointToEnd(forOp.getBody());
+    SmallVector<Partial> folded;
+    for (auto [reduction, cross, acc] :
+         llvm::zip_equal(slotted, slots,
+                         unflatten(slotted, forOp.getRegionIterArgs()))) {
+      Partial value{memref::LoadOp::create(rewriter, loc, cross.values,
+                                           forOp.getInductionVar()),
+                    nullptr};
+      if (cross.flags)
+        value.valid = arith::TruncIOp::create(
+            rewriter, loc, rewriter.getI1Type(),
+            memref::LoadOp::create(rewriter, loc, cross.flags,
+                                   forOp.getInductionVar()));
+      folded.push_back(merge(rewriter, loc, reduction, acc, value));
+    }
+    scf::YieldOp::create(rewriter, loc, flatten(folded));
+    rewriter.setInsertionPointAfter(forOp);
+    slotTotals = reduceBlockForLeader(rewriter, loc, launch, slotted,
+                                      unflatten(slotted, forOp.getResults()));
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto nextSlotTotal = slotTotals.begin();
+  for (auto [reduction, cross, init] :
+       llvm::zip_equal(reductions, scratch, loop.getInitVals())) {
+    Partial total =
+        cross.atomic
+            ? Partial{memref::LoadOp::create(rewriter, loc, cross.values, zero),
+                      nullptr}
+            : *nextSlotTotal++;
+    Value result = combineInit(rewriter, loc, reduction, init, total);
     for (memref::StoreOp store : reduction.stores)
       memref::StoreOp::create(rewriter, store.getLoc(), result,
                               store.getMemRef(), store.getIndices());
@@ -496,14 +748,14 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
       arith::MulIOp::create(rewriter, loc, launch.getThreadIds().x, step));
   Value stride =
       arith::MulIOp::create(rewriter, loc, launch.getBlockSize().x, step);
-  SmallVector<Value> accs = foldShare(rewriter, loc, inner, row.reductions,
-                                      start, stride, unroll, mapping);
-  SmallVector<Value> totals =
+  SmallVector<Partial> accs = foldShare(rewriter, loc, inner, row.reductions,
+                                        start, stride, unroll, mapping);
+  SmallVector<Partial> totals =
       reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
   for (auto [reduction, init, total] :
        llvm::zip_equal(row.reductions, inner.getInitVals(), totals)) {
-    Value result = combine(rewriter, reduction.combiner,
-                           mapping.lookupOrDefault(init), total);
+    Value result = combineInit(rewriter, loc, reduction,
+                               mapping.lookupOrDefault(init), total);
     for (memref::StoreOp store : reduction.stores) {
       SmallVector<Value> indices;
       for (Value index : store.getIndices())
@@ -514,6 +766,74 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
     }
   }
   guardOnPositive(rewriter, launch, rows);
+}
+
+/// The hardware atomic that combines `reduction`'s values in memory, where
+/// the chip has one: integer add, and, or, xor, min and max, f32 and f64
+/// add.
+std::optional<arith::AtomicRMWKind>
+getHardwareAtomic(const Reduction &reduction) {
+  using Kind = gpu::AllReduceOperation;
+  Type type = reduction.getType();
+  if (!reduction.kind || type.isF16())
+    return std::nullopt;
+  switch (*reduction.kind) {
+  case Kind::ADD:
+    return isa<FloatType>(type) ? arith::AtomicRMWKind::addf
+                                : arith::AtomicRMWKind::addi;
+  case Kind::AND:
+    return arith::AtomicRMWKind::andi;
+  case Kind::OR:
+    return arith::AtomicRMWKind::ori;
+  case Kind::XOR:
+    return arith::AtomicRMWKind::xori;
+  case Kind::MAXSI:
+    return arith::AtomicRMWKind::maxs;
+  case Kind::MINSI:
+    return arith::AtomicRMWKind::mins;
+  case Kind::MAXUI:
+    return arith::AtomicRMWKind::maxu;
+  case Kind::MINUI:
+    return arith::AtomicRMWKind::minu;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A one-element device accumulator for `reduction` holding its identity:
+/// bytes from `allocate`, set a 32-bit word at a time (the widest memset
+/// the GPU runtime has), and viewed as the reduced type.
+Value createAtomicAccumulator(
+    RewriterBase &rewriter, Location loc, const Reduction &reduction,
+    function_ref<Value(MemRefType, ValueRange)> allocate) {
+  Type type = reduction.getType();
+  unsigned bytes = type.getIntOrFloatBitWidth() / 8;
+  Value raw = allocate(MemRefType::get({bytes}, rewriter.getI8Type()),
+                       ValueRange());
+  APInt identity = reduction.identity.getType().isIntOrIndex()
+                       ? cast<IntegerAttr>(reduction.identity).getValue()
+                       : cast<FloatAttr>(reduction.identity)
+                             .getValue()
+                             .bitcastToAPInt();
+  auto tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  auto wordType = MemRefType::get({1}, rewriter.getI32Type());
+  for (unsigned word = 0; word < bytes / 4; ++word) {
+    Value offset = arith::ConstantIndexOp::create(rewriter, loc, 4 * word);
+    Value view = memref::ViewOp::create(rewriter, loc, wordType, raw, offset,
+                                        ValueRange());
+    // Little-endian: word 0 holds the low bits.
+    Value bits = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI32Type(), identity.extractBits(32, 32 * word));
+    Value ready = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
+                      .getAsyncToken();
+    Value set = gpu::MemsetOp::create(rewriter, loc, tokenType,
+                                      ValueRange{ready}, view, bits)
+                    .getAsyncToken();
+    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{set});
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  return memref::ViewOp::create(rewriter, loc, MemRefType::get({1}, type), raw,
+                                zero, ValueRange());
 }
 
 struct MapReductionsPass
@@ -593,45 +913,79 @@ void MapReductionsPass::runOnOperation() {
     Value grid = arith::MaxUIOp::create(
         rewriter, loc, arith::MinUIOp::create(rewriter, loc, needed, cap), one);
     // Device scratch for the blocks' results. The GPU-to-LLVM lowering
-    // takes device allocations in their async form only: each is waited
-    // for at once.
+    // takes device allocations (and memsets) in their async form only:
+    // each is waited for at once.
     auto tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
-    SmallVector<Value> partials;
-    for (const Reduction &reduction : reductions) {
-      auto type = MemRefType::get({ShapedType::kDynamic},
-                                  reduction.identity.getType());
-      Value ready =
-          gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
-              .getAsyncToken();
+    SmallVector<Value> allocations;
+    auto allocate = [&](MemRefType type, ValueRange sizes) {
+      Value ready = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
+                        .getAsyncToken();
       auto alloc = gpu::AllocOp::create(
-          rewriter, loc, type, tokenType, ValueRange{ready}, ValueRange{grid},
+          rewriter, loc, type, tokenType, ValueRange{ready}, sizes,
           /*symbolOperands=*/ValueRange(), /*hostShared=*/UnitAttr());
       gpu::WaitOp::create(rewriter, loc, Type(),
                           ValueRange{alloc.getAsyncToken()});
-      partials.push_back(alloc.getMemref());
+      allocations.push_back(alloc.getMemref());
+      return alloc.getMemref();
+    };
+    SmallVector<CrossBlock> scratch;
+    unsigned numAtomic = 0;
+    for (const Reduction &reduction : reductions) {
+      CrossBlock cross;
+      if (crossBlock == CrossBlockCombine::Atomic)
+        cross.atomic = getHardwareAtomic(reduction);
+      if (cross.atomic) {
+        cross.values = createAtomicAccumulator(rewriter, loc, reduction,
+                                               allocate);
+        ++numAtomic;
+      } else {
+        cross.values = allocate(
+            MemRefType::get({ShapedType::kDynamic}, reduction.getType()),
+            ValueRange{grid});
+        if (!reduction.identity)
+          cross.flags = allocate(MemRefType::get({ShapedType::kDynamic},
+                                                 rewriter.getI8Type()),
+                                 ValueRange{grid});
+      }
+      scratch.push_back(cross);
     }
     int64_t elements = unroll > 0 ? int64_t(unroll) : chooseUnroll(loop);
-    if (emitRemarks)
-      loop.emitRemark("reduction mapped: ")
-          << reductions.size() << " value(s), "
-          << static_cast<int64_t>(threadsPerBlock)
-          << " threads a block fold a grid-stride share each (" << elements
-          << " elements an iteration"
-          << (unroll > 0 ? "" : ", to keep 8 loads in flight")
-          << "), warp shuffles and shared memory combine each block, and a "
-             "second one-block kernel combines the blocks and the init value";
+    if (emitRemarks) {
+      InFlightDiagnostic remark = loop.emitRemark("reduction mapped: ");
+      remark << reductions.size() << " value(s), "
+             << static_cast<int64_t>(threadsPerBlock)
+             << " threads a block fold a grid-stride share each (" << elements
+             << " elements an iteration"
+             << (unroll > 0 ? "" : ", to keep 8 loads in flight")
+             << "), warp shuffles and shared memory combine each block, ";
+      if (numAtomic == reductions.size())
+        remark << "each block combines its result into an accumulator "
+                  "with a hardware atomic, and a second one-block kernel "
+                  "combines the init value";
+      else if (numAtomic)
+        remark << numAtomic << " value(s) combine across blocks with a "
+               << "hardware atomic, and a second one-block kernel combines "
+               << "the other blocks' results and the init values";
+      else
+        remark << "and a second one-block kernel combines the blocks and "
+                  "the init value";
+      if (crossBlock == CrossBlockCombine::Atomic &&
+          numAtomic < reductions.size())
+        remark << " (no hardware atomic for "
+               << reductions.size() - numAtomic << " combiner(s))";
+    }
 
-    emitPartialKernel(rewriter, loop, reductions, grid, threads, partials,
+    emitPartialKernel(rewriter, loop, reductions, grid, threads, scratch,
                       elements);
     rewriter.setInsertionPoint(loop);
-    emitFinalKernel(rewriter, loop, reductions, grid, threads, partials);
+    emitFinalKernel(rewriter, loop, reductions, grid, threads, scratch);
     rewriter.setInsertionPoint(loop);
-    for (Value partial : partials) {
+    for (Value allocation : allocations) {
       Value ready =
           gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
               .getAsyncToken();
       Value freed = gpu::DeallocOp::create(rewriter, loc, tokenType,
-                                           ValueRange{ready}, partial)
+                                           ValueRange{ready}, allocation)
                         .getAsyncToken();
       gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
     }

@@ -22,42 +22,64 @@ func.func @two_dims(%x: memref<?x?xf32>, %out: memref<1xf32>) {
 
 // -----
 
-func.func @region(%x: memref<?xf32>, %out: memref<1xf32>) {
+func.func @region_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?xf32>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f32 {
-    %v = memref.load %x[%i] : memref<?xf32>
-    // expected-error @below {{'scf.reduce' op combiner 0 is not one of addf, mulf, maxnumf, minnumf, maximumf, minimumf, addi, muli, andi, ori, xori, maxsi, minsi, maxui or minui of its two arguments}}
-    scf.reduce(%v : f32) {
-    ^bb0(%a: f32, %b: f32):
-      %p = arith.mulf %a, %a : f32
-      %r = arith.addf %p, %b : f32
-      scf.reduce.return %r : f32
+  %zero = arith.constant 0.0 : f64
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f64 {
+    %v = memref.load %x[%i] : memref<?xf64>
+    // expected-error @below {{'scf.reduce' op combiner 0 is a region on 'f64' values; threadbind-map-reductions maps combiner regions on values of up to 32 bits (a flag rides beside the value in a 64-bit shuffle), and addf, mulf, maxnumf, minnumf, maximumf, minimumf, addi, muli, andi, ori, xori, maxsi, minsi, maxui or minui of its two arguments on any type}}
+    scf.reduce(%v : f64) {
+    ^bb0(%a: f64, %b: f64):
+      %m = math.absf %a : f64
+      %r = arith.maxnumf %m, %b : f64
+      scf.reduce.return %r : f64
     }
   }
-  memref.store %s, %out[%c0] : memref<1xf32>
+  memref.store %s, %out[%c0] : memref<1xf64>
   return
 }
 
 // -----
 
-func.func @half(%x: memref<?xf16>, %out: memref<1xf16>) {
+// A combiner runs on empty partial values too, whose result is then
+// dropped: a division by a value that may be zero cannot run that way.
+func.func @region_divides(%x: memref<?xi32>, %out: memref<1xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f16
-  %n = memref.dim %x, %c0 : memref<?xf16>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f16 {
-    %v = memref.load %x[%i] : memref<?xf16>
-    // expected-error @below {{'scf.reduce' op reduces a value of type 'f16'; threadbind-map-reductions takes f32, f64, i32 and i64}}
-    scf.reduce(%v : f16) {
-    ^bb0(%a: f16, %b: f16):
-      %r = arith.addf %a, %b : f16
-      scf.reduce.return %r : f16
+  %one = arith.constant 1 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%one) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      // expected-error @below {{'arith.divui' op is in the combiner of a reduction; threadbind-map-reductions evaluates combiners speculatively, so they must be pure ops}}
+      %q = arith.divui %a, %b : i32
+      scf.reduce.return %q : i32
     }
   }
-  memref.store %s, %out[%c0] : memref<1xf16>
+  memref.store %s, %out[%c0] : memref<1xi32>
+  return
+}
+
+// -----
+
+func.func @bf16(%x: memref<?xbf16>, %out: memref<1xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : bf16
+  %n = memref.dim %x, %c0 : memref<?xbf16>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> bf16 {
+    %v = memref.load %x[%i] : memref<?xbf16>
+    // expected-error @below {{'scf.reduce' op reduces a value of type 'bf16'; threadbind-map-reductions takes f16, f32, f64, i32 and i64}}
+    scf.reduce(%v : bf16) {
+    ^bb0(%a: bf16, %b: bf16):
+      %r = arith.addf %a, %b : bf16
+      scf.reduce.return %r : bf16
+    }
+  }
+  memref.store %s, %out[%c0] : memref<1xbf16>
   return
 }
 

@@ -105,6 +105,17 @@ cl::opt<int64_t> reductionUnroll(
              "into its own accumulator (1 to 16; 0, the default, keeps 8 "
              "loads in flight)"),
     cl::init(0), cl::cat(category));
+cl::opt<CrossBlockCombine> reductionCrossBlock(
+    "reduction-cross-block",
+    cl::desc("How the blocks of a full reduction combine"),
+    cl::init(CrossBlockCombine::SecondKernel),
+    cl::values(clEnumValN(CrossBlockCombine::SecondKernel, "second-kernel",
+                          "a second kernel folds the blocks' results in "
+                          "order (the same result every run)"),
+               clEnumValN(CrossBlockCombine::Atomic, "atomic",
+                          "hardware atomics where the combiner has one "
+                          "(float sums then vary with block order)")),
+    cl::cat(category));
 cl::opt<bool> predicate(
     "predicate",
     cl::desc("Turn small divergent branches in kernels into selects and "
@@ -422,7 +433,7 @@ int main(int argc, char **argv) {
   auto mapPm = PassManager::on<ModuleOp>(&context);
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
-    buildMapStage(mapPm, mapOptions, reductionUnroll);
+    buildMapStage(mapPm, mapOptions, reductionUnroll, reductionCrossBlock);
     buildKernelOptimizationStage(mapPm, {tail, unswitch, predicate, remarks});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());

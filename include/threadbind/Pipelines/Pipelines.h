@@ -158,10 +158,12 @@ void buildNormalizePipeline(OpPassManager &pm);
 /// Binds every outermost reduction, then every other outermost parallel
 /// loop, to gpu.launch ops and cleans up. A reduction's threads fold
 /// `reductionUnroll` elements an iteration (0: as many as keep 8 loads in
-/// flight).
+/// flight), and their blocks combine as `reductionCrossBlock` says.
 void buildMapStage(OpPassManager &pm,
                    const MapLoopsToThreadsPassOptions &options,
-                   int64_t reductionUnroll = 0);
+                   int64_t reductionUnroll = 0,
+                   CrossBlockCombine reductionCrossBlock =
+                       CrossBlockCombine::SecondKernel);
 
 /// Upstream MLIR's mapping, for comparison: `gpu-map-parallel-loops` then
 /// `convert-parallel-loops-to-gpu`, after `scf-parallel-loop-tiling` with

@@ -12,6 +12,7 @@
 #define THREADBIND_TRANSFORMS_PASSES_H
 
 #include "threadbind/Transforms/MapLoopsToThreads.h"
+#include "threadbind/Transforms/MapReductions.h"
 
 #include "mlir/Pass/Pass.h"
 

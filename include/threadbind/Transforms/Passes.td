@@ -97,7 +97,7 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
 
 def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
   let summary = "Map 1-D scf.parallel reductions to shuffles, block trees "
-                "and a deterministic cross-block pass";
+                "and a cross-block combine";
   let description = [{
     An outermost 1-D `scf.parallel` with `scf.reduce`, outside any kernel,
     becomes two launches:
@@ -115,7 +115,12 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     - one block folds those partial results the same way, combines the init
       value exactly once, and makes the host's stores of the result.
     Blocks never race for the result, so floating-point results are the
-    same from run to run.
+    same from run to run. With `cross-block=atomic`, a combiner with a
+    hardware atomic (integer add, and, or, xor, min and max; f32 and f64
+    add) has each block combine its result into one accumulator, set to the
+    identity by 32-bit memsets, with `memref.atomic_rmw`; the second kernel
+    then only reads it. Integer results are the same either way; float
+    sums then depend on the order in which blocks finish.
 
     A 1-D `scf.parallel` without reductions whose body is pure operations,
     one such reduction loop, and the stores of its results (row sums, row
@@ -125,8 +130,12 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     host launches it only when there is a row.
 
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
-    on f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`, `minsi`,
-    `maxui`, `minui` on i32 and i64; several results in one loop. Every use
+    on f16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`,
+    `minsi`, `maxui`, `minui` on i32 and i64; and any region of pure ops on
+    f16, f32 and i32. A region has no identity to start from, so each
+    partial value carries a flag saying whether it holds anything, and the
+    block combine moves value and flag together in one 64-bit shuffle;
+    f16 values travel as 32 bits. Several results in one loop. Every use
     of a result must be a `memref.store` of it after the loop in the same
     block, with nothing in between that touches memory. Anything else is an
     error at the offending op, and the module is left as it was.
@@ -145,6 +154,17 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
            "Elements a thread folds per iteration of its main loop, each "
            "into its own accumulator (1 to 16); 0 chooses 8 loads in "
            "flight">,
+    Option<"crossBlock", "cross-block", "mlir::threadbind::CrossBlockCombine",
+           "mlir::threadbind::CrossBlockCombine::SecondKernel",
+           "How the blocks of a full reduction combine",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::threadbind::CrossBlockCombine::SecondKernel,
+                        "second-kernel",
+                        "a second kernel folds the blocks' results in order "
+                        "(the same result every run)"),
+             clEnumValN(mlir::threadbind::CrossBlockCombine::Atomic, "atomic",
+                        "hardware atomics where the combiner has one (float "
+                        "sums then vary with block order)"))}]>,
     Option<"emitRemarks", "remarks", "bool", "false",
            "Report each mapped reduction as a remark">
   ];

@@ -16,6 +16,10 @@
 // RUN: diff %t.ref %t.one
 // RUN: threadbind-opt %s -threadbind-map-reductions="unroll=3 threads-per-block=64 max-blocks=2" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.three
 // RUN: diff %t.ref %t.three
+// And combining blocks with atomics (every integer kind, and the f32 sum,
+// whose small integer values add exactly in any order).
+// RUN: threadbind-opt %s -threadbind-map-reductions="cross-block=atomic max-blocks=3" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.atomic
+// RUN: diff %t.ref %t.atomic
 
 // n = 0: every result is its init value.
 // CHECK: 0

@@ -2,9 +2,9 @@
 // full 1-D reduction of x into out[0] from an init value that is not the
 // identity, so an init dropped or counted twice shows. Here: each compiles
 // to PTX that ptxas accepts, with shuffles and shared memory. On a GPU,
-// scripts/gpu-check.sh --reductions runs every entry at 0, 1, 31, 32, 33 and
-// 2^20+7 elements (sum_f32 and dot_f32 also at 2^28) against the CPU
-// reference.
+// scripts/gpu-check.sh --reductions runs every entry at 0, 1, 31, 32, 33,
+// 2^20+7 and 2^28 elements (sum_f16 stops at 2^20+7, see there) against
+// the CPU reference, and again compiled with --reduction-cross-block=atomic.
 // REQUIRES: ptxas
 // RUN: threadbind-compile %s --chip sm_90 -o %t.ptx
 // RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
@@ -17,12 +17,23 @@
 // MANIFEST: "source": "device_scratch(f32, max(min(ceildiv(max(dim(arg0, 0), 0), 256), threadbind_kernel_resident_blocks(256, \"sum_f32_kernel\")), 1))"
 // MANIFEST: "name": "sum_f32_kernel_0",
 // MANIFEST: "source": "device_scratch(f32,
-// Two kernels a reduction: 17 single ones, a dot product and a loop with
-// two; and one kernel each for the row sums and the row maxima.
-// ENTRIES: 40
+// Two kernels a reduction: 22 single ones, a dot product and a loop with
+// two; and one kernel each for the row sums, maxima and magnitudes.
+// ENTRIES: 51
 // CHECK: .shared
 // CHECK: shfl.sync.bfly
 // CHECK: bar.sync
+// With atomics, the f32 and f64 sums and the integer kinds combine their
+// blocks with red/atom instructions, and their second kernels fold nothing.
+// RUN: threadbind-compile %s --chip sm_90 --reduction-cross-block=atomic -o %t.atomic.ptx
+// RUN: ptxas -arch=sm_90 %t.atomic.ptx -o %t.atomic.cubin
+// RUN: FileCheck %s --check-prefix=ATOMIC < %t.atomic.ptx
+// ATOMIC-LABEL: .entry sum_f32_kernel(
+// ATOMIC: {{(red|atom)}}.global.add.f32
+// ATOMIC-LABEL: .entry sum_f64_kernel(
+// ATOMIC: {{(red|atom)}}.global.add.f64
+// ATOMIC-LABEL: .entry maxsi_i64_kernel(
+// ATOMIC: {{(red|atom)}}.global.max.s64
 
 func.func @sum_f32(%x: memref<?xf32>, %out: memref<1xf32>) {
   %c0 = arith.constant 0 : index
@@ -358,6 +369,106 @@ func.func @sum_and_absmax_f32(%x: memref<?xf32>, %sum: memref<1xf32>,
   return
 }
 
+// f16 values: a sum of -1, 0 and 1 (x rounded after scaling by 0.55, so
+// about 9% are not 0) keeps every partial sum an integer far below 2048,
+// exact in f16 in any order up to 2^20 elements; at 2^28 the in-order
+// reference itself loses count, so the GPU check stops at 2^20+7.
+func.func @sum_f16(%x: memref<?xf16>, %out: memref<1xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 1.5 : f16
+  %scale = arith.constant 0.55 : f16
+  %n = memref.dim %x, %c0 : memref<?xf16>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f16 {
+    %v = memref.load %x[%i] : memref<?xf16>
+    %s = arith.mulf %v, %scale : f16
+    %q = math.roundeven %s : f16
+    scf.reduce(%q : f16) {
+    ^bb0(%a: f16, %b: f16):
+      %t = arith.addf %a, %b : f16
+      scf.reduce.return %t : f16
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf16>
+  return
+}
+
+func.func @maxnum_f16(%x: memref<?xf16>, %out: memref<1xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant -2.0 : f16
+  %n = memref.dim %x, %c0 : memref<?xf16>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f16 {
+    %v = memref.load %x[%i] : memref<?xf16>
+    scf.reduce(%v : f16) {
+    ^bb0(%a: f16, %b: f16):
+      %t = arith.maxnumf %a, %b : f16
+      scf.reduce.return %t : f16
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf16>
+  return
+}
+
+// Combiner regions: no identity is known, so partial values carry a flag.
+func.func @absmax_region_f16(%x: memref<?xf16>, %out: memref<1xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.25 : f16
+  %n = memref.dim %x, %c0 : memref<?xf16>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f16 {
+    %v = memref.load %x[%i] : memref<?xf16>
+    scf.reduce(%v : f16) {
+    ^bb0(%a: f16, %b: f16):
+      %aa = math.absf %a : f16
+      %bb = math.absf %b : f16
+      %t = arith.maxnumf %aa, %bb : f16
+      scf.reduce.return %t : f16
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf16>
+  return
+}
+
+func.func @absmax_region_f32(%x: memref<?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.25 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %aa = math.absf %a : f32
+      %bb = math.absf %b : f32
+      %t = arith.maxnumf %aa, %bb : f32
+      scf.reduce.return %t : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}
+
+// Bitwise or spelt (a ^ b) + (a & b).
+func.func @or_region_i32(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 4096 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %xor = arith.xori %a, %b : i32
+      %and = arith.andi %a, %b : i32
+      %t = arith.addi %xor, %and : i32
+      scf.reduce.return %t : i32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xi32>
+  return
+}
+
 // One block a row: out[i] = sum over j of m[i, j].
 func.func @row_sums_f32(%m: memref<?x?xf32>, %out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -396,6 +507,29 @@ func.func @row_max_i32(%m: memref<?x?xi32>, %out: memref<?xi32>) {
       }
     }
     memref.store %s, %out[%i] : memref<?xi32>
+  }
+  return
+}
+
+// out[i] = max(0.125, largest magnitude in row i), through a region.
+func.func @row_absmax_region_f32(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 0.125 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%init) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %aa = math.absf %a : f32
+        %bb = math.absf %b : f32
+        %t = arith.maxnumf %aa, %bb : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
   }
   return
 }

@@ -63,12 +63,16 @@ compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions.so"
 compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions-unroll1.so" --reduction-unroll=1
+compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
+  "$STAGE/reductions/reductions-atomic.so" --reduction-cross-block=atomic
 # CUB's sum, the reference for the reduction mapping's speed.
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
 if [[ -x $NVCC ]]; then
   mkdir -p "$STAGE/cub"
   "$NVCC" -O3 -arch=sm_90 "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
     -o "$STAGE/cub/cub_sum"
+  "$NVCC" -O3 -arch=sm_90 "$THREADBIND_ROOT/bench/reductions/hand_reductions.cu" \
+    -o "$STAGE/cub/hand_reductions"
 else
   echo "    no nvcc: CUB comparison not staged"
 fi

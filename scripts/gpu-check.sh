@@ -162,13 +162,22 @@ if ((REDUCTIONS)); then
     # about 1e-4 where a row's sum is near zero.
     tol=""
     [[ $entry == row_sums_f32 ]] && tol="--rtol 1e-4 --atol 1e-3"
-    for shape in 0,5 3,0 1,1 5,31 33,257 1000,1000 8192,8192; do
+    for shape in 0,5 3,0 1,1 5,31 33,257 1000,1000 8192,8192 1048576,32 \
+      65536,512 65536,513; do
       # shellcheck disable=SC2086
       run "reduce-$entry-$shape" "$R" --entry "$entry" --size "$shape" \
         $tol --check
     done
     run "reduce-$entry-8192x8192-bench" "$R" --entry "$entry" \
       --size 8192,8192 --bench 30
+  done
+  # Short rows: one-warp blocks (the default) against a block a row.
+  for shape in 1048576,32 65536,512; do
+    for variant in reductions reductions-block-rows; do
+      run "reduce-row_sums_f32-$shape-$variant-bench" \
+        "$STAGE/reductions/$variant.so" --entry row_sums_f32 --size "$shape" \
+        --bench 30
+    done
   done
   # CUB's DeviceReduce::Sum and ThreadBind's f32 sum, in turn, twice.
   if [[ -x $STAGE/cub/cub_sum ]]; then

@@ -65,6 +65,8 @@ compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions-unroll1.so" --reduction-unroll=1
 compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions-atomic.so" --reduction-cross-block=atomic
+compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
+  "$STAGE/reductions/reductions-block-rows.so" --reduction-warp-rows=false
 # CUB's sum, the reference for the reduction mapping's speed.
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
 if [[ -x $NVCC ]]; then

@@ -398,8 +398,10 @@ llvm::Error threadbind::linkBundle(ArrayRef<std::string> inputs,
   SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", include};
   for (const std::string &input : inputs)
     args.push_back(input);
-  args.append({libDir, "-lThreadBindRuntime", rpath, "-Wl,--no-undefined",
-               "-o", out});
+  // libm: the CPU reference may call it (LLVM expands f16 maxnum into
+  // fmaxf, and math ops without an instruction into their libm functions).
+  args.append({libDir, "-lThreadBindRuntime", "-lm", rpath,
+               "-Wl,--no-undefined", "-o", out});
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
                                          &message);

@@ -84,15 +84,15 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
 
 void threadbind::buildMapStage(OpPassManager &pm,
                                const MapLoopsToThreadsPassOptions &options,
-                               int64_t reductionUnroll,
-                               CrossBlockCombine reductionCrossBlock) {
+                               const ReductionChoices &reductionChoices) {
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
   reductions.threadsPerBlock = options.threadsPerBlock;
   reductions.maxBlocks = options.maxBlocks;
   reductions.emitRemarks = options.emitRemarks;
-  reductions.unroll = reductionUnroll;
-  reductions.crossBlock = reductionCrossBlock;
+  reductions.unroll = reductionChoices.unroll;
+  reductions.crossBlock = reductionChoices.crossBlock;
+  reductions.warpRows = reductionChoices.warpRows;
   pm.addPass(createMapReductionsPass(reductions));
   pm.addPass(createMapLoopsToThreadsPass(options));
   pm.addPass(createCanonicalizerPass());

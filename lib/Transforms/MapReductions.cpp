@@ -678,6 +678,11 @@ void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPointAfter(launch);
 }
 
+/// The longest row a warp reduces alone: with 8 elements a lane an
+/// iteration, two iterations; longer rows give a block's threads enough
+/// to do.
+constexpr int64_t kMaxWarpRow = 512;
+
 /// A parallel loop each of whose iterations reduces a row: its body is pure
 /// operations, then one 1-D reduction loop, then the stores of its results.
 struct RowReduction {
@@ -997,15 +1002,41 @@ void MapReductionsPass::runOnOperation() {
   }
   for (RowReduction &row : rowWork) {
     int64_t elements = unroll > 0 ? int64_t(unroll) : chooseUnroll(row.inner);
-    if (emitRemarks)
-      row.outer.emitRemark("row reduction mapped: one block a row, ")
-          << static_cast<int64_t>(threadsPerBlock)
-          << " threads fold a strided share of it each (" << elements
-          << " elements an iteration), warp shuffles and shared memory "
-             "combine them, and thread 0 adds the init value and stores";
+    Location loc = row.outer.getLoc();
     rewriter.setInsertionPoint(row.outer);
-    Value threads = arith::ConstantIndexOp::create(
-        rewriter, row.outer.getLoc(), threadsPerBlock);
+    Value threads = arith::ConstantIndexOp::create(rewriter, loc,
+                                                   threadsPerBlock);
+    // Short rows would leave most of a block idle: where the host can
+    // tell a row's length (its bounds do not depend on the row), rows of
+    // up to kMaxWarpRow elements get one-warp blocks instead.
+    bool warpRows = this->warpRows &&
+                    threadsPerBlock > GpuLimits::kWarpSize &&
+                    llvm::all_of(row.inner->getOperands(), [&](Value v) {
+                      return row.outer.isDefinedOutsideOfLoop(v);
+                    });
+    if (emitRemarks) {
+      InFlightDiagnostic remark = row.outer.emitRemark("row reduction mapped: ");
+      if (warpRows)
+        remark << "one warp a row (a block of 32 threads) where a row has "
+               << "at most " << kMaxWarpRow << " elements, else ";
+      remark << "one block a row, " << static_cast<int64_t>(threadsPerBlock)
+             << " threads fold a strided share of it each (" << elements
+             << " elements an iteration), warp shuffles and shared memory "
+                "combine them, and thread 0 adds the init value and stores";
+    }
+    if (warpRows) {
+      Value length = createTripCount(rewriter, loc, row.inner, 0);
+      Value isShort = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ule, length,
+          arith::ConstantIndexOp::create(rewriter, loc, kMaxWarpRow));
+      auto ifOp = scf::IfOp::create(rewriter, loc, isShort, /*withElse=*/true);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      emitRowKernel(rewriter, row,
+                    arith::ConstantIndexOp::create(rewriter, loc,
+                                                   GpuLimits::kWarpSize),
+                    elements);
+      rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    }
     emitRowKernel(rewriter, row, threads, elements);
     rewriter.eraseOp(row.outer);
     ++numRowReductionsMapped;

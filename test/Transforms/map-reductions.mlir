@@ -3,6 +3,7 @@
 // RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file | FileCheck %s --check-prefix=DEFAULT
 // RUN: threadbind-opt %s -threadbind-map-reductions=max-blocks=64 -split-input-file | FileCheck %s --check-prefix=CAP
 // RUN: threadbind-opt %s -threadbind-map-reductions=unroll=1 -split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: threadbind-opt %s -threadbind-map-reductions=warp-rows=false -split-input-file | FileCheck %s --check-prefix=NOWARP
 // RUN: not threadbind-opt %s -threadbind-map-reductions=unroll=17 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADUNROLL
 // RUN: not threadbind-opt %s -threadbind-map-reductions=threads-per-block=48 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 // BADUNROLL: error: 'scf.parallel' op cannot be mapped with unroll = 17: it must be 1 to 16, or 0 to choose
@@ -157,11 +158,22 @@ func.func @plain(%x: memref<?xf32>) {
 
 // -----
 
-// Row sums: one block a row, launched only when there is a row; block b
+// Row sums: a block a row, launched only when there is a row; block b
 // sums row b with a strided share a thread, and thread 0 adds the init
-// value and stores out[b].
+// value and stores out[b]. The row length is known on the host: rows of
+// up to 512 elements get one-warp blocks, longer ones 256 threads.
 // CHECK-LABEL: func.func @row_sums
 // CHECK-SAME: (%[[M:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?xf32>)
+// CHECK: %[[COLS:.*]] = memref.dim %[[M]], %c1
+// CHECK: %[[LENGTH:.*]] = arith.ceildivui
+// CHECK: %[[SHORT:.*]] = arith.cmpi ule, %[[LENGTH]], %c512
+// CHECK: scf.if %[[SHORT]] {
+// CHECK: %[[WROWS:.*]] = arith.ceildivui
+// CHECK: %[[WANY:.*]] = arith.cmpi sgt, %[[WROWS]], %{{.*}}
+// CHECK: scf.if %[[WANY]] {
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[WROWS]], {{.*}} threads({{.*}}) in (%{{.*}} = %c32,
+// CHECK: gpu.all_reduce add
+// CHECK: } else {
 // CHECK: %[[ROWS:.*]] = arith.ceildivui
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[ROWS]], %{{.*}}
 // CHECK: scf.if %[[ANY]] {
@@ -177,15 +189,51 @@ func.func @plain(%x: memref<?xf32>) {
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: gpu.alloc
 // CHECK: return
+// With warp-rows=false, every row gets a 256-thread block.
+// NOWARP-LABEL: func.func @row_sums
+// NOWARP-NOT: arith.cmpi ule
+// NOWARP: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// NOWARP-NOT: gpu.launch
+// NOWARP: return
 func.func @row_sums(%m: memref<?x?xf32>, %out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %r = memref.dim %m, %c0 : memref<?x?xf32>
   %c = memref.dim %m, %c1 : memref<?x?xf32>
-  // expected-remark @below {{row reduction mapped: one block a row, 256 threads fold a strided share of it each (8 elements an iteration), warp shuffles and shared memory combine them, and thread 0 adds the init value and stores}}
+  // expected-remark @below {{row reduction mapped: one warp a row (a block of 32 threads) where a row has at most 512 elements, else one block a row, 256 threads fold a strided share of it each (8 elements an iteration), warp shuffles and shared memory combine them, and thread 0 adds the init value and stores}}
   scf.parallel (%i) = (%c0) to (%r) step (%c1) {
     %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      scf.reduce(%v : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Row i sums its first i + 1 elements: the length depends on the row, so
+// the host cannot choose by it, and every row gets a block.
+// CHECK-LABEL: func.func @triangle
+// CHECK-NOT: arith.cmpi ule
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK-NOT: gpu.launch
+// CHECK: return
+func.func @triangle(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  // expected-remark @below {{row reduction mapped: one block a row, 256 threads fold}}
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %end = arith.addi %i, %c1 : index
+    %s = scf.parallel (%j) = (%c0) to (%end) step (%c1) init (%zero) -> f32 {
       %v = memref.load %m[%i, %j] : memref<?x?xf32>
       scf.reduce(%v : f32) {
       ^bb0(%a: f32, %b: f32):

@@ -116,6 +116,11 @@ cl::opt<CrossBlockCombine> reductionCrossBlock(
                           "hardware atomics where the combiner has one "
                           "(float sums then vary with block order)")),
     cl::cat(category));
+cl::opt<bool> reductionWarpRows(
+    "reduction-warp-rows",
+    cl::desc("Give rows of up to 512 elements one-warp blocks in row "
+             "reductions (--reduction-warp-rows=false: a full block a row)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> predicate(
     "predicate",
     cl::desc("Turn small divergent branches in kernels into selects and "
@@ -433,7 +438,8 @@ int main(int argc, char **argv) {
   auto mapPm = PassManager::on<ModuleOp>(&context);
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
-    buildMapStage(mapPm, mapOptions, reductionUnroll, reductionCrossBlock);
+    buildMapStage(mapPm, mapOptions,
+                  {reductionUnroll, reductionCrossBlock, reductionWarpRows});
     buildKernelOptimizationStage(mapPm, {tail, unswitch, predicate, remarks});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());

@@ -155,15 +155,22 @@ std::string getSupportedChipList();
 /// perfectly nested parallel loops are merged into one.
 void buildNormalizePipeline(OpPassManager &pm);
 
+/// The reduction mapping's own choices, beside the loop mapping's options
+/// it shares (threads a block, grid cap, remarks).
+struct ReductionChoices {
+  /// Elements a thread folds an iteration (0: as many as keep 8 loads in
+  /// flight).
+  int64_t unroll = 0;
+  CrossBlockCombine crossBlock = CrossBlockCombine::SecondKernel;
+  /// Rows short enough for one warp get one-warp blocks.
+  bool warpRows = true;
+};
+
 /// Binds every outermost reduction, then every other outermost parallel
-/// loop, to gpu.launch ops and cleans up. A reduction's threads fold
-/// `reductionUnroll` elements an iteration (0: as many as keep 8 loads in
-/// flight), and their blocks combine as `reductionCrossBlock` says.
+/// loop, to gpu.launch ops and cleans up.
 void buildMapStage(OpPassManager &pm,
                    const MapLoopsToThreadsPassOptions &options,
-                   int64_t reductionUnroll = 0,
-                   CrossBlockCombine reductionCrossBlock =
-                       CrossBlockCombine::SecondKernel);
+                   const ReductionChoices &reductionChoices = {});
 
 /// Upstream MLIR's mapping, for comparison: `gpu-map-parallel-loops` then
 /// `convert-parallel-loops-to-gpu`, after `scf-parallel-loop-tiling` with

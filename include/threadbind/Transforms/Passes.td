@@ -127,7 +127,11 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     maxima) becomes one launch with one block a row: the block's threads
     fold a strided share of the row the same way, `gpu.all_reduce`
     combines them, and thread 0 combines the init value and stores. The
-    host launches it only when there is a row.
+    host launches it only when there is a row. Where the row's bounds do
+    not depend on the row, the host also chooses by its length: rows of
+    up to 512 elements get blocks of one warp (`warp-rows`), whose
+    all-reduce is the warp's shuffles, so short rows leave no threads
+    idle.
 
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
     on f16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`,
@@ -165,6 +169,8 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
              clEnumValN(mlir::threadbind::CrossBlockCombine::Atomic, "atomic",
                         "hardware atomics where the combiner has one (float "
                         "sums then vary with block order)"))}]>,
+    Option<"warpRows", "warp-rows", "bool", "true",
+           "Give rows of up to 512 elements one-warp blocks">,
     Option<"emitRemarks", "remarks", "bool", "false",
            "Report each mapped reduction as a remark">
   ];

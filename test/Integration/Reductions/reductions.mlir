@@ -8,6 +8,9 @@
 // REQUIRES: ptxas
 // RUN: threadbind-compile %s --chip sm_90 -o %t.ptx
 // RUN: ptxas -arch=sm_90 %t.ptx -o %t.cubin
+// The host bundle links too (its CPU reference of the f16 maxima calls
+// libm's fmaxf).
+// RUN: threadbind-compile %s --chip sm_90 --emit bundle -o %t.so
 // RUN: grep -c "^.visible .entry" %t.ptx | FileCheck %s --check-prefix=ENTRIES
 // RUN: FileCheck %s < %t.ptx
 // The manifest names the per-block scratch the first kernel writes and the
@@ -18,8 +21,9 @@
 // MANIFEST: "name": "sum_f32_kernel_0",
 // MANIFEST: "source": "device_scratch(f32,
 // Two kernels a reduction: 22 single ones, a dot product and a loop with
-// two; and one kernel each for the row sums, maxima and magnitudes.
-// ENTRIES: 51
+// two; and two each (one-warp and 256-thread blocks) for the row sums,
+// maxima and magnitudes.
+// ENTRIES: 54
 // CHECK: .shared
 // CHECK: shfl.sync.bfly
 // CHECK: bar.sync

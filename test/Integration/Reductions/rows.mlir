@@ -1,8 +1,9 @@
 // Row reductions mapped one block a row, run on the CPU through the
 // emulation (all-reduces in phases), print what the original loops print:
 // row sums and row maxima of R x C matrices for (R, C) in (0, 5), (3, 0),
-// (1, 1), (5, 31), (7, 33), (4, 1000) and (2, 5000), with 256-thread
-// blocks and with 32-thread ones unrolled by 3. Values are small integers,
+// (1, 1), (5, 31), (7, 33), (4, 1000) and (2, 5000), by default (rows of
+// up to 512 elements in one-warp blocks, the last two in 256-thread ones)
+// and with 32-thread blocks unrolled by 3. Values are small integers,
 // so the sums are exact in any order.
 // REQUIRES: mlir-runner
 // RUN: threadbind-opt %s %lower_to_cpu | %run_cpu > %t.ref

@@ -133,6 +133,15 @@ void threadbind::buildKernelOptimizationStage(
     predicate.emitRemarks = options.remarks;
     pm.addPass(createPredicateDivergentBranchesPass(predicate));
   }
+  // Last: the loops it widens are then straight-line bodies, cloned once a
+  // vector element, and the scalar versions it keeps are already optimised.
+  if (options.vectorBytes != 0) {
+    WidenAccessesPassOptions widen;
+    widen.vectorBytes = options.vectorBytes;
+    widen.unroll = options.widenUnroll;
+    widen.emitRemarks = options.remarks;
+    pm.addPass(createWidenAccessesPass(widen));
+  }
 }
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,

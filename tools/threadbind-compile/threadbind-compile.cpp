@@ -126,6 +126,15 @@ cl::opt<bool> predicate(
     cl::desc("Turn small divergent branches in kernels into selects and "
              "min/max (--predicate=false keeps them branches)"),
     cl::init(true), cl::cat(category));
+cl::opt<unsigned> vectorBytes(
+    "vector-bytes",
+    cl::desc("Widen thread loops so each thread loads and stores vectors of "
+             "up to this many bytes (4, 8 or 16; 0 keeps them scalar)"),
+    cl::init(16), cl::cat(category));
+cl::opt<unsigned> widenUnroll(
+    "widen-unroll",
+    cl::desc("Vectors each thread of a widened loop handles an iteration"),
+    cl::init(1), cl::cat(category));
 cl::opt<bool> fpContract(
     "fp-contract",
     cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
@@ -348,6 +357,12 @@ int main(int argc, char **argv) {
                 "'; supported: " + getSupportedChipList());
   if (optLevel > 3)
     return fail("--opt-level must be 0 to 3");
+  if (vectorBytes != 0 && vectorBytes != 4 && vectorBytes != 8 &&
+      vectorBytes != 16)
+    return fail("--vector-bytes must be 0, 4, 8 or 16, not " +
+                Twine(vectorBytes.getValue()));
+  if (widenUnroll == 0)
+    return fail("--widen-unroll must be at least 1");
   std::string ptxasPath;
   if (emitKind == EmitKind::Cubin) {
     // Found before any work, so a missing toolkit fails fast.
@@ -440,7 +455,8 @@ int main(int argc, char **argv) {
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions,
                   {reductionUnroll, reductionCrossBlock, reductionWarpRows});
-    buildKernelOptimizationStage(mapPm, {tail, unswitch, predicate, remarks});
+    buildKernelOptimizationStage(
+        mapPm, {tail, unswitch, predicate, remarks, vectorBytes, widenUnroll});
   } else {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())

@@ -84,6 +84,11 @@ struct KernelOptimizationOptions {
   bool predicate = true;
   /// Report every decision of both as a remark.
   bool remarks = false;
+  /// Bytes of the widest vector access thread loops are widened to; 0
+  /// leaves them scalar.
+  unsigned vectorBytes = 16;
+  /// Vectors a thread handles an iteration in widened loops.
+  unsigned widenUnroll = 1;
 };
 
 /// Options of `threadbind-to-ptx`: the mapping options plus the target.
@@ -118,9 +123,19 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       *this, "cuda-path",
       llvm::cl::desc("CUDA toolkit whose libdevice is linked into kernels "
                      "(default: found as threadbind-compile finds it)")};
+  Option<unsigned> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("Widen thread loops to vector accesses of up to this "
+                     "many bytes (4, 8 or 16; 0 keeps them scalar)"),
+      llvm::cl::init(16)};
+  Option<unsigned> widenUnroll{
+      *this, "widen-unroll",
+      llvm::cl::desc("Vectors a thread handles an iteration in widened "
+                     "loops"),
+      llvm::cl::init(1)};
   /// The kernel optimisation stage as these options choose it.
   KernelOptimizationOptions toKernelOptimizationOptions() const {
-    return {tail, unswitch, predicate, remarks};
+    return {tail, unswitch, predicate, remarks, vectorBytes, widenUnroll};
   }
   Option<bool> fpContract{
       *this, "fp-contract",

@@ -408,4 +408,59 @@ def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
   ];
 }
 
+def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
+  let summary = "Give each thread of a GPU loop contiguous vectors of "
+                "elements, loaded and stored 128 bits at a time";
+  let description = [{
+    A loop that the mapping made for the threads along x (grid-stride, from
+    `blockIdx.x * blockDim.x + threadIdx.x` by `gridDim.x * blockDim.x`, or
+    a block's lanes, from `threadIdx.x` by `blockDim.x`) hands each thread
+    one element an iteration: a 4-byte load a thread is a 128-byte line a
+    warp, and the memory system wants more bytes in flight than that. This
+    pass rewrites such a loop so each thread takes V contiguous elements an
+    iteration, with one `vector.load` or `vector.store` (`ld.global.v4.f32`
+    and friends) for each access at the loop's position, where V is
+    `vector-bytes` over the widest element accessed.
+
+    A loop qualifies when every load or store at its position indexes the
+    last dimension of a memref whose last stride is 1 by the induction
+    variable plus a loop-invariant offset, the other indices loop-invariant;
+    stores are all of that form and at the top of the body; no read follows
+    the first store; nothing else in the body writes memory or has unknown
+    effects; and the loop yields nothing. Elements of 8 to 64 bits of any
+    integer or float type qualify.
+
+    The widened loop runs over whole vectors of the range; a scalar loop,
+    with the same threads at the same stride, does the fewer than V elements
+    left. A vector access must be aligned to its size, so, unless
+    `assume-aligned` says the caller guarantees it, the loop is versioned on
+    a run-time check that every widened access's first element (base
+    pointer, offset, invariant indices) is aligned: the check is the same
+    for every thread that shares the loop, and the original loop runs where
+    it fails. `unroll` gives each thread U vectors an iteration, U grid
+    strides apart so each stays coalesced, for more bytes in flight.
+
+    Anything else is left as it was; with `remarks`, each loop says whether
+    it was widened, and if not, why.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect", "vector::VectorDialect"];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "unsigned", "16",
+           "Bytes of the widest vector access (4, 8 or 16)">,
+    Option<"unroll", "unroll", "unsigned", "1",
+           "Vectors a thread handles an iteration">,
+    Option<"assumeAligned", "assume-aligned", "bool", "false",
+           "Trust that every widened access is aligned to its vector size "
+           "instead of checking at run time">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report each candidate loop's fate as a remark">
+  ];
+  let statistics = [
+    Statistic<"numWidened", "loops-widened", "Loops widened to vectors">,
+    Statistic<"numRejected", "loops-rejected",
+              "Thread loops left scalar">
+  ];
+}
+
 #endif // THREADBIND_TRANSFORMS_PASSES

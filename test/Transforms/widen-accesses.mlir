@@ -1,0 +1,180 @@
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses -canonicalize -cse -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=unroll=2 -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=UNROLL
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=assume-aligned -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ASSUME
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=remarks -split-input-file -verify-diagnostics -o /dev/null
+
+// A grid-stride copy with a scale: under the alignment check of all three
+// pointers, vectors of 4 from the lane up to n / 4 by the grid stride, then
+// the scalar rest from 4 (n / 4) + lane; the original loop otherwise.
+// CHECK-LABEL: func.func @scale
+// CHECK: gpu.launch
+// CHECK: %[[LANE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[VECS:.*]] = arith.divui %{{.*}}, %c4 : index
+// CHECK: %[[END:.*]] = arith.muli %[[VECS]], %c4 : index
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK: arith.remui %{{.*}}, %c16
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: scf.for %[[J:.*]] = %[[LANE]] to %[[VECS]] step %[[STRIDE]] {
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[J]], %c4 : index
+// CHECK-NEXT: %[[V:.*]] = vector.load %arg0[%[[BASE]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-COUNT-4: arith.mulf
+// CHECK: %[[W:.*]] = vector.from_elements
+// CHECK-NEXT: vector.store %[[W]], %arg1[%[[BASE]]] {alignment = 16 : i64}
+// CHECK: %[[REST:.*]] = arith.addi %[[END]], %[[LANE]] : index
+// CHECK-NEXT: scf.for %{{.*}} = %[[REST]] to %{{.*}} step %[[STRIDE]] {
+// CHECK: memref.load
+// CHECK: } else {
+// CHECK-NEXT: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[STRIDE]] {
+// CHECK-NOT: vector.load
+// CHECK: gpu.terminator
+
+// Unrolled twice: whole chunks of two strides, two vectors an iteration one
+// stride apart, then single vectors, then scalars.
+// UNROLL-LABEL: func.func @scale
+// UNROLL: %[[CHUNK:.*]] = arith.muli %{{.*}}, %c2 : index
+// UNROLL: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[CHUNK]] {
+// UNROLL-COUNT-2: vector.load
+// UNROLL-NOT: scf.for
+// UNROLL: vector.store
+// UNROLL: scf.for
+// UNROLL: vector.load
+// UNROLL: scf.for
+// UNROLL: memref.load
+
+// ASSUME-LABEL: func.func @scale
+// ASSUME-NOT: scf.if
+// ASSUME-NOT: extract_aligned_pointer
+// ASSUME: vector.load
+// ASSUME-NOT: scf.if
+// ASSUME: gpu.terminator
+func.func @scale(%a: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f32
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  // expected-remark @below {{widened: 4 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, versioned on a run-time alignment check}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = arith.mulf %x, %two : f32
+    memref.store %y, %b[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// The widest element sets the width: 2 f64 a vector, the i32 index vector
+// 8 bytes, aligned to 8.
+// CHECK-LABEL: func.func @gather_index
+// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<?xi32>, vector<2xi32>
+// CHECK: memref.load %{{.*}} : memref<?xf64>
+// CHECK: memref.load %{{.*}} : memref<?xf64>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<?xf64>, vector<2xf64>
+func.func @gather_index(%idx: memref<?xi32>, %src: memref<?xf64>, %dst: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %idx, %c0 : memref<?xi32>
+  // expected-remark @below {{widened: 2 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, versioned on a run-time alignment check}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %k = memref.load %idx[%i] : memref<?xi32>
+    %kk = arith.index_cast %k : i32 to index
+    %v = memref.load %src[%kk] : memref<?xf64>
+    memref.store %v, %dst[%i] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
+// A store anywhere but the loop's position keeps the loop scalar.
+// CHECK-LABEL: func.func @scatter
+// CHECK-NOT: vector.
+func.func @scatter(%idx: memref<?xindex>, %src: memref<?xf32>, %dst: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %src, %c0 : memref<?xf32>
+  // expected-remark @below {{not widened: a store is not at the loop's position in the last, unit-stride dimension of a memref}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %k = memref.load %idx[%i] : memref<?xindex>
+    %v = memref.load %src[%i] : memref<?xf32>
+    memref.store %v, %dst[%k] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// A read after a store could see the store; moving every read first would
+// change that.
+// CHECK-LABEL: func.func @read_after_write
+// CHECK-NOT: vector.
+func.func @read_after_write(%a: memref<?xf32>, %b: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  // expected-remark @below {{not widened: 'memref.load' reads memory after a store}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    memref.store %x, %b[%i] : memref<?xf32>
+    %y = memref.load %b[%i] : memref<?xf32>
+    memref.store %y, %a[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Any other write: an atomic.
+// CHECK-LABEL: func.func @atomics
+// CHECK-NOT: vector.
+func.func @atomics(%a: memref<?xf32>, %total: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  // expected-remark @below {{not widened: 'memref.atomic_rmw' writes memory or has unknown effects}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %old = memref.atomic_rmw addf %x, %total[%c0] : (f32, memref<1xf32>) -> f32
+  }
+  return
+}
+
+// -----
+
+// Column-major: x walks dimension 0, the unit-stride one, which is not the
+// last; a vector there would need the layout's permutation.
+// CHECK-LABEL: func.func @columns
+// CHECK-NOT: vector.
+func.func @columns(%m: memref<?x?xf32, strided<[1, ?]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = memref.dim %m, %c0 : memref<?x?xf32, strided<[1, ?]>>
+  %c = memref.dim %m, %c1 : memref<?x?xf32, strided<[1, ?]>>
+  // expected-remark @below {{not widened: a store is not at the loop's position in the last, unit-stride dimension of a memref}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%r, %c) step (%c1, %c1) {
+    %v = memref.load %m[%i, %j] : memref<?x?xf32, strided<[1, ?]>>
+    memref.store %v, %m[%i, %j] : memref<?x?xf32, strided<[1, ?]>>
+  }
+  return
+}
+
+// -----
+
+// 8-byte elements: two a vector, in and out.
+// CHECK-LABEL: func.func @int_to_double
+// CHECK: vector.load {{.*}} vector<2xi64>
+// CHECK: vector.store {{.*}} vector<2xf64>
+func.func @int_to_double(%a: memref<?xi64>, %b: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xi64>
+  // expected-remark @below {{widened: 2 elements a vector}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xi64>
+    %y = arith.sitofp %x : i64 to f64
+    memref.store %y, %b[%i] : memref<?xf64>
+  }
+  return
+}

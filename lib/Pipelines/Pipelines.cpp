@@ -93,6 +93,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   reductions.unroll = reductionChoices.unroll;
   reductions.crossBlock = reductionChoices.crossBlock;
   reductions.warpRows = reductionChoices.warpRows;
+  reductions.vectorBytes = reductionChoices.vectorBytes;
   pm.addPass(createMapReductionsPass(reductions));
   pm.addPass(createMapLoopsToThreadsPass(options));
   pm.addPass(createCanonicalizerPass());

@@ -348,11 +348,12 @@ SmallVector<Partial> unflatten(ArrayRef<Reduction> reductions,
 /// across the warp, many in flight), the accumulators into one, then the
 /// rest an element at a time. The loop body is cloned, with `mapping` for
 /// the values it uses from around it. Returns one partial a reduction.
-SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
-                               scf::ParallelOp loop,
-                               ArrayRef<Reduction> reductions, Value start,
-                               Value stride, int64_t unroll,
-                               const IRMapping &mapping) {
+SmallVector<Partial> foldScalars(RewriterBase &rewriter, Location loc,
+                                 scf::ParallelOp loop,
+                                 ArrayRef<Reduction> reductions, Value start,
+                                 Value stride, int64_t unroll,
+                                 const IRMapping &mapping,
+                                 ArrayRef<Partial> initial = {}) {
   Block *body = loop.getBody();
   auto reduce = cast<scf::ReduceOp>(body->getTerminator());
   unsigned numReductions = reductions.size();
@@ -379,7 +380,8 @@ SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
     return next;
   };
 
-  SmallVector<Partial> accumulated = empty;
+  SmallVector<Partial> accumulated(initial.empty() ? ArrayRef(empty)
+                                                   : initial);
   if (unroll > 1) {
     Value unrollValue = arith::ConstantIndexOp::create(rewriter, loc, unroll);
     Value lastOffset = arith::MulIOp::create(
@@ -421,7 +423,10 @@ SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
       for (int64_t u = 1; u < unroll; ++u)
         acc = merge(rewriter, loc, reductions[k], acc,
                     results[u * numReductions + k]);
-      accumulated[k] = acc;
+      accumulated[k] = initial.empty()
+                           ? acc
+                           : merge(rewriter, loc, reductions[k],
+                                   accumulated[k], acc);
     }
     start = mainLoop.getResults().back();
   }
@@ -437,6 +442,252 @@ SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
                        unflatten(reductions, rest.getRegionIterArgs()))));
   }
   return unflatten(reductions, rest.getResults());
+}
+
+/// A load of the reduced loop's body that vector loads can replace: at the
+/// induction variable in the last, unit-stride dimension, its other
+/// indices from outside the loop.
+struct WideLoad {
+  Operation *load;
+  Value memref;
+  SmallVector<Value> outerIndices;
+  Type element;
+};
+
+/// The loads of `loop`'s body that vector loads of `width` elements can
+/// replace, and that width, or nullopt if the loop does not qualify: step
+/// 1, nothing in the body that writes, at least one such load, and an
+/// element size that leaves at least 2 elements to a vector.
+std::optional<std::pair<SmallVector<WideLoad>, int64_t>>
+planWideLoads(scf::ParallelOp loop, const IRMapping &mapping,
+              int64_t vectorBytes) {
+  if (vectorBytes == 0 || !matchPattern(loop.getStep().front(), m_One()))
+    return std::nullopt;
+  Block *body = loop.getBody();
+  Value iv = body->getArgument(0);
+  SmallVector<WideLoad> loads;
+  int64_t widest = 0;
+  for (Operation &op : body->without_terminator()) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (!load || load.getIndices().empty() || load.getIndices().back() != iv)
+      continue;
+    MemRefType type = load.getMemRefType();
+    Type element = type.getElementType();
+    if (!type.isLastDimUnitStride() || !isa<IntegerType, FloatType>(element))
+      continue;
+    unsigned bits = element.getIntOrFloatBitWidth();
+    if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
+      continue;
+    WideLoad wide{load, mapping.lookupOrDefault(load.getMemRef()), {},
+                  element};
+    bool invariant = loop.isDefinedOutsideOfLoop(load.getMemRef());
+    for (Value index : load.getIndices().drop_back()) {
+      invariant &= loop.isDefinedOutsideOfLoop(index);
+      wide.outerIndices.push_back(mapping.lookupOrDefault(index));
+    }
+    if (!invariant)
+      continue;
+    widest = std::max<int64_t>(widest, bits / 8);
+    loads.push_back(std::move(wide));
+  }
+  bool writes = false;
+  body->walk([&](Operation *op) {
+    if (!isMemoryEffectFree(op) &&
+        !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+        !isa<memref::LoadOp, scf::ReduceOp, scf::ReduceReturnOp>(op))
+      writes = true;
+  });
+  if (loads.empty() || writes || vectorBytes / widest < 2)
+    return std::nullopt;
+  return std::make_pair(std::move(loads), vectorBytes / widest);
+}
+
+/// Folds this thread's share as foldScalars does, where the loop has step 1
+/// and its loads allow it, through vector loads: the thread is lane `lane`
+/// of `lanes` sharing the loop, and takes vectors lane, lane + lanes, and
+/// so on, of `width` elements each, `unroll` vectors an iteration into
+/// accumulators of their own, then the elements after the last whole vector
+/// one at a time. Vector loads must be aligned, which the memref types do
+/// not promise: a run-time check, the same for every lane, picks this or
+/// the scalar fold. Returns nullopt, having emitted nothing, where the
+/// loop does not qualify.
+std::optional<SmallVector<Partial>>
+foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
+         ArrayRef<Reduction> reductions, Value lane, Value lanes,
+         int64_t elementsPerIteration, int64_t vectorBytes,
+         const IRMapping &mapping) {
+  std::optional<std::pair<SmallVector<WideLoad>, int64_t>> plan =
+      planWideLoads(loop, mapping, vectorBytes);
+  if (!plan)
+    return std::nullopt;
+  SmallVector<WideLoad> &loads = plan->first;
+  int64_t width = plan->second;
+  int64_t unroll = std::max<int64_t>(1, elementsPerIteration / width);
+  Block *body = loop.getBody();
+  auto reduce = cast<scf::ReduceOp>(body->getTerminator());
+  unsigned numReductions = reductions.size();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
+  };
+  auto mul = [&](Value a, Value b) -> Value {
+    return rewriter.createOrFold<arith::MulIOp>(loc, a, b);
+  };
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound().front());
+  Value ub = mapping.lookupOrDefault(loop.getUpperBound().front());
+  Value count = arith::MaxSIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), cst(0));
+  Value vectors = arith::DivUIOp::create(rewriter, loc, count, cst(width));
+  Value vectorEnd = add(lb, mul(vectors, cst(width)));
+
+  // Every load's first element, for this loop instance, aligned to its
+  // vector's size.
+  Value aligned;
+  for (const WideLoad &wide : loads) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, wide.memref);
+    Value element = metadata.getOffset();
+    for (auto [index, stride] :
+         llvm::zip(wide.outerIndices, metadata.getStrides()))
+      element = add(element, mul(index, stride));
+    element = add(element, lb);
+    int64_t bytes = wide.element.getIntOrFloatBitWidth() / 8;
+    Value address = add(memref::ExtractAlignedPointerAsIndexOp::create(
+                            rewriter, loc, wide.memref),
+                        mul(element, cst(bytes)));
+    Value ok = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rewriter, loc, address, cst(bytes * width)),
+        cst(0));
+    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok) : ok;
+  }
+
+  SmallVector<Partial> empty;
+  for (const Reduction &reduction : reductions)
+    empty.push_back(createEmpty(rewriter, loc, reduction));
+  SmallVector<Type> types;
+  for (Value v : flatten(empty))
+    types.push_back(v.getType());
+  auto ifOp = scf::IfOp::create(rewriter, loc, types, aligned,
+                                /*withElseRegion=*/true);
+
+  // Folds vector `vector` into `accs`, element by element.
+  auto foldVector = [&](Value vector, ArrayRef<Partial> accs) {
+    Value first = add(lb, mul(vector, cst(width)));
+    DenseMap<Operation *, Value> loaded;
+    for (const WideLoad &wide : loads) {
+      SmallVector<Value> indices(wide.outerIndices);
+      indices.push_back(first);
+      int64_t bytes = wide.element.getIntOrFloatBitWidth() / 8;
+      auto vectorLoad = vector::LoadOp::create(
+          rewriter, loc, VectorType::get({width}, wide.element), wide.memref,
+          indices, /*nontemporal=*/false, llvm::MaybeAlign(bytes * width));
+      loaded[wide.load] = vectorLoad.getResult();
+    }
+    SmallVector<Partial> next(accs);
+    for (int64_t k = 0; k < width; ++k) {
+      IRMapping copy = mapping;
+      copy.map(body->getArgument(0), add(first, cst(k)));
+      for (Operation &op : body->without_terminator()) {
+        if (auto it = loaded.find(&op); it != loaded.end()) {
+          copy.map(op.getResult(0),
+                   vector::ExtractOp::create(rewriter, loc, it->second,
+                                             ArrayRef<int64_t>{k}));
+          continue;
+        }
+        rewriter.clone(op, copy);
+      }
+      for (auto [r, reduction] : llvm::enumerate(reductions))
+        next[r] = merge(rewriter, loc, reduction, next[r],
+                        createFull(rewriter, loc, reduction,
+                                   copy.lookupOrDefault(
+                                       reduce.getOperands()[r])));
+    }
+    return next;
+  };
+
+  // The vector side.
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  SmallVector<Partial> accumulated = empty;
+  Value rest = lane;
+  if (unroll > 1) {
+    // Whole chunks of `unroll` strides: each thread runs as many, each
+    // vector one stride from the last, so the warp's loads stay adjacent.
+    Value chunk = mul(lanes, cst(unroll));
+    Value chunked =
+        mul(arith::DivUIOp::create(rewriter, loc, vectors, chunk), chunk);
+    SmallVector<Partial> inits;
+    for (int64_t u = 0; u < unroll; ++u)
+      llvm::append_range(inits, empty);
+    auto mainLoop = scf::ForOp::create(rewriter, loc, lane, chunked, chunk,
+                                       flatten(inits));
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToEnd(mainLoop.getBody());
+      SmallVector<Partial> accs = unflatten(
+          reductions, mainLoop.getRegionIterArgs(), unroll);
+      SmallVector<Partial> next;
+      for (int64_t u = 0; u < unroll; ++u) {
+        Value v = add(mainLoop.getInductionVar(), mul(lanes, cst(u)));
+        llvm::append_range(
+            next, foldVector(v, ArrayRef(accs).slice(u * numReductions,
+                                                      numReductions)));
+      }
+      scf::YieldOp::create(rewriter, loc, flatten(next));
+    }
+    SmallVector<Partial> results =
+        unflatten(reductions, mainLoop.getResults(), unroll);
+    for (unsigned k = 0; k < numReductions; ++k) {
+      Partial acc = results[k];
+      for (int64_t u = 1; u < unroll; ++u)
+        acc = merge(rewriter, loc, reductions[k], acc,
+                    results[u * numReductions + k]);
+      accumulated[k] = acc;
+    }
+    rest = add(chunked, lane);
+  }
+  auto single = scf::ForOp::create(rewriter, loc, rest, vectors, lanes,
+                                   flatten(accumulated));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(single.getBody());
+    scf::YieldOp::create(
+        rewriter, loc,
+        flatten(foldVector(single.getInductionVar(),
+                           unflatten(reductions, single.getRegionIterArgs()))));
+  }
+  SmallVector<Partial> wideAccs = foldScalars(
+      rewriter, loc, loop, reductions, add(vectorEnd, lane), lanes,
+      /*unroll=*/1, mapping, unflatten(reductions, single.getResults()));
+  scf::YieldOp::create(rewriter, loc, flatten(wideAccs));
+
+  // The scalar side, for memory that is not aligned.
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  SmallVector<Partial> scalarAccs =
+      foldScalars(rewriter, loc, loop, reductions, add(lb, lane), lanes,
+                  elementsPerIteration, mapping);
+  scf::YieldOp::create(rewriter, loc, flatten(scalarAccs));
+
+  rewriter.setInsertionPointAfter(ifOp);
+  return unflatten(reductions, ifOp.getResults());
+}
+
+/// The thread's share folded: through vector loads where foldWide can,
+/// else as foldScalars does.
+SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
+                               scf::ParallelOp loop,
+                               ArrayRef<Reduction> reductions, Value start,
+                               Value stride, Value lane, Value lanes,
+                               int64_t unroll, int64_t vectorBytes,
+                               const IRMapping &mapping) {
+  if (std::optional<SmallVector<Partial>> wide =
+          foldWide(rewriter, loc, loop, reductions, lane, lanes, unroll,
+                   vectorBytes, mapping))
+    return *wide;
+  return foldScalars(rewriter, loc, loop, reductions, start, stride, unroll,
+                     mapping);
 }
 
 /// How a partial result crosses the block in gpu.all_reduce. A named
@@ -571,7 +822,7 @@ struct CrossBlock {
 void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
                        ArrayRef<Reduction> reductions, Value grid,
                        Value threads, ArrayRef<CrossBlock> scratch,
-                       int64_t unroll) {
+                       int64_t unroll, int64_t vectorBytes) {
   Location loc = loop.getLoc();
   gpu::LaunchOp launch = createLaunch(rewriter, loc, grid, threads);
   Value first = arith::AddIOp::create(
@@ -585,8 +836,9 @@ void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   Value start = arith::AddIOp::create(
       rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
   Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
-  SmallVector<Partial> accs = foldShare(rewriter, loc, loop, reductions, start,
-                                        stride, unroll, IRMapping());
+  SmallVector<Partial> accs =
+      foldShare(rewriter, loc, loop, reductions, start, stride, first, jump,
+                unroll, vectorBytes, IRMapping());
   SmallVector<Partial> blockResults =
       reduceBlockForLeader(rewriter, loc, launch, reductions, accs);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -730,7 +982,7 @@ FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer) 
 /// combines them, and thread 0 combines the init value and stores. The host
 /// launches it only for a non-empty outer loop.
 void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
-                   Value threads, int64_t unroll) {
+                   Value threads, int64_t unroll, int64_t vectorBytes) {
   scf::ParallelOp outer = row.outer, inner = row.inner;
   Location loc = outer.getLoc();
   Value rows = createTripCount(rewriter, loc, outer, 0);
@@ -753,8 +1005,10 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
       arith::MulIOp::create(rewriter, loc, launch.getThreadIds().x, step));
   Value stride =
       arith::MulIOp::create(rewriter, loc, launch.getBlockSize().x, step);
-  SmallVector<Partial> accs = foldShare(rewriter, loc, inner, row.reductions,
-                                        start, stride, unroll, mapping);
+  SmallVector<Partial> accs =
+      foldShare(rewriter, loc, inner, row.reductions, start, stride,
+                launch.getThreadIds().x, launch.getBlockSize().x, unroll,
+                vectorBytes, mapping);
   SmallVector<Partial> totals =
       reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
   for (auto [reduction, init, total] :
@@ -890,6 +1144,13 @@ void MapReductionsPass::runOnOperation() {
         << "choose";
     return signalPassFailure();
   }
+  if (vectorBytes != 0 && vectorBytes != 4 && vectorBytes != 8 &&
+      vectorBytes != 16) {
+    first->emitOpError("cannot be mapped with vector-bytes = ")
+        << static_cast<int64_t>(vectorBytes) << ": it must be 4, 8, 16, or 0 "
+        << "for scalar loads";
+    return signalPassFailure();
+  }
   if (threadsPerBlock <= 0 || threadsPerBlock > GpuLimits::kMaxThreadsPerBlock ||
       threadsPerBlock % GpuLimits::kWarpSize != 0) {
     first->emitOpError("cannot be mapped with ")
@@ -981,7 +1242,7 @@ void MapReductionsPass::runOnOperation() {
     }
 
     emitPartialKernel(rewriter, loop, reductions, grid, threads, scratch,
-                      elements);
+                      elements, vectorBytes);
     rewriter.setInsertionPoint(loop);
     emitFinalKernel(rewriter, loop, reductions, grid, threads, scratch);
     rewriter.setInsertionPoint(loop);
@@ -1034,10 +1295,10 @@ void MapReductionsPass::runOnOperation() {
       emitRowKernel(rewriter, row,
                     arith::ConstantIndexOp::create(rewriter, loc,
                                                    GpuLimits::kWarpSize),
-                    elements);
+                    elements, vectorBytes);
       rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
     }
-    emitRowKernel(rewriter, row, threads, elements);
+    emitRowKernel(rewriter, row, threads, elements, vectorBytes);
     rewriter.eraseOp(row.outer);
     ++numRowReductionsMapped;
   }

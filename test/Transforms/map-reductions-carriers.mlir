@@ -2,8 +2,8 @@
 // atomic cross-block combine. Their results are checked on the CPU in
 // test/Integration/Reductions/cpu-regions.mlir and on a GPU by
 // scripts/gpu-check.sh --reductions.
-// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=1 -canonicalize -split-input-file | FileCheck %s
-// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=1 cross-block=atomic" -canonicalize -split-input-file | FileCheck %s --check-prefix=ATOMIC
+// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=1 vector-bytes=0" -canonicalize -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=1 cross-block=atomic vector-bytes=0" -canonicalize -split-input-file | FileCheck %s --check-prefix=ATOMIC
 // RUN: threadbind-opt %s -threadbind-map-reductions="cross-block=atomic remarks" -split-input-file -verify-diagnostics -o /dev/null
 
 // A combiner region has no identity: each thread starts empty, takes its

@@ -1,9 +1,9 @@
-// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=4 -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=4 vector-bytes=0" -split-input-file | FileCheck %s
 // RUN: threadbind-opt %s -threadbind-map-reductions=remarks -split-input-file -verify-diagnostics -o /dev/null
-// RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file | FileCheck %s --check-prefix=DEFAULT
-// RUN: threadbind-opt %s -threadbind-map-reductions=max-blocks=64 -split-input-file | FileCheck %s --check-prefix=CAP
-// RUN: threadbind-opt %s -threadbind-map-reductions=unroll=1 -split-input-file | FileCheck %s --check-prefix=ONE
-// RUN: threadbind-opt %s -threadbind-map-reductions=warp-rows=false -split-input-file | FileCheck %s --check-prefix=NOWARP
+// RUN: threadbind-opt %s -threadbind-map-reductions=vector-bytes=0 -split-input-file | FileCheck %s --check-prefix=DEFAULT
+// RUN: threadbind-opt %s -threadbind-map-reductions="max-blocks=64 vector-bytes=0" -split-input-file | FileCheck %s --check-prefix=CAP
+// RUN: threadbind-opt %s -threadbind-map-reductions="unroll=1 vector-bytes=0" -split-input-file | FileCheck %s --check-prefix=ONE
+// RUN: threadbind-opt %s -threadbind-map-reductions="warp-rows=false vector-bytes=0" -split-input-file | FileCheck %s --check-prefix=NOWARP
 // RUN: not threadbind-opt %s -threadbind-map-reductions=unroll=17 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADUNROLL
 // RUN: not threadbind-opt %s -threadbind-map-reductions=threads-per-block=48 -split-input-file 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 // BADUNROLL: error: 'scf.parallel' op cannot be mapped with unroll = 17: it must be 1 to 16, or 0 to choose

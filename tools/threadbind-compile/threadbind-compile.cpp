@@ -454,7 +454,8 @@ int main(int argc, char **argv) {
   buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
     buildMapStage(mapPm, mapOptions,
-                  {reductionUnroll, reductionCrossBlock, reductionWarpRows});
+                  {reductionUnroll, reductionCrossBlock, reductionWarpRows,
+                   vectorBytes});
     buildKernelOptimizationStage(
         mapPm, {tail, unswitch, predicate, remarks, vectorBytes, widenUnroll});
   } else {

@@ -179,6 +179,8 @@ struct ReductionChoices {
   CrossBlockCombine crossBlock = CrossBlockCombine::SecondKernel;
   /// Rows short enough for one warp get one-warp blocks.
   bool warpRows = true;
+  /// Widest vector load a thread folds through (0: scalar loads).
+  int64_t vectorBytes = 16;
 };
 
 /// Binds every outermost reduction, then every other outermost parallel

@@ -133,6 +133,15 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     all-reduce is the warp's shuffles, so short rows leave no threads
     idle.
 
+    Where the reduced loop has step 1 and its body loads at the induction
+    variable from the last, unit-stride dimension of a memref, each thread
+    folds through vector loads of `vector-bytes` (`ld.global.v4` and
+    friends): vectors a grid (or block) stride apart, `unroll` elements'
+    worth an iteration, element by element into an accumulator a vector,
+    then the elements past the last whole vector. Vector loads must be
+    aligned, so a run-time check of every such load's first element, the
+    same for every thread of the loop, picks that fold or the scalar one.
+
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
     on f16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`,
     `minsi`, `maxui`, `minui` on i32 and i64; and any region of pure ops on
@@ -146,7 +155,7 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
-    "memref::MemRefDialect", "scf::SCFDialect"
+    "memref::MemRefDialect", "scf::SCFDialect", "vector::VectorDialect"
   ];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
@@ -171,6 +180,10 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
                         "sums then vary with block order)"))}]>,
     Option<"warpRows", "warp-rows", "bool", "true",
            "Give rows of up to 512 elements one-warp blocks">,
+    Option<"vectorBytes", "vector-bytes", "int64_t", "16",
+           "Fold through vector loads of up to this many bytes where the "
+           "loop has step 1 and memory is aligned, checked at run time (4, "
+           "8 or 16; 0 keeps scalar loads)">,
     Option<"emitRemarks", "remarks", "bool", "false",
            "Report each mapped reduction as a remark">
   ];

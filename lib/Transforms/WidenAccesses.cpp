@@ -67,6 +67,7 @@ struct WideAccess {
 
 /// What widening `loop` needs, or why it cannot be done.
 struct WideningPlan {
+  gpu::LaunchOp launch;
   LaneLoop lanes;
   SmallVector<WideAccess> loads, stores;
   /// Elements a vector.
@@ -208,6 +209,7 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch) {
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                           unsigned vectorBytes) {
   WideningPlan plan;
+  plan.launch = launch;
   plan.lanes = lanes;
   scf::ForOp loop = lanes.loop;
   if (loop.getNumResults() != 0) {
@@ -306,6 +308,7 @@ public:
   void run();
 
 private:
+  void shrinkGrid();
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   }
@@ -426,15 +429,58 @@ void Widener::emitVectorBody(Value vector) {
   }
 }
 
+/// A grid-stride launch is sized for one element a thread: a widened loop
+/// needs a width's fewer threads, and below the resident grid the surplus
+/// blocks only find no work. Where the loop is the launch's only loop
+/// along the grid and its bounds are known on the host, the grid shrinks to
+/// what the vectors need; a grid-stride loop is right with any grid.
+void Widener::shrinkGrid() {
+  gpu::LaunchOp launch = plan.launch;
+  scf::ForOp loop = plan.lanes.loop;
+  auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
+  if (!policy || policy.getValue() != "grid-stride" ||
+      loop->getParentOp() != launch.getOperation() ||
+      plan.lanes.lane == launch.getThreadIds().x)
+    return;
+  auto onHost = [&](Value v) {
+    return !v || !launch.getBody().isAncestor(v.getParentRegion());
+  };
+  if (!onHost(loop.getUpperBound()) || !onHost(plan.lanes.base))
+    return;
+  for (Operation &op : launch.getBody().front())
+    if (&op != loop.getOperation() && op.getNumRegions() != 0)
+      return;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(launch);
+  Value count = rewriter.createOrFold<arith::MaxSIOp>(
+      loc,
+      rewriter.createOrFold<arith::SubIOp>(loc, loop.getUpperBound(),
+                                           start()),
+      cst(0));
+  Value vectors =
+      arith::CeilDivUIOp::create(rewriter, loc, count, cst(plan.width));
+  Value blocks = arith::MaxUIOp::create(
+      rewriter, loc,
+      arith::CeilDivUIOp::create(rewriter, loc, vectors,
+                                 launch.getBlockSizeX()),
+      cst(1));
+  Value grid =
+      arith::MinUIOp::create(rewriter, loc, launch.getGridSizeX(), blocks);
+  rewriter.modifyOpInPlace(
+      launch, [&] { launch.getGridSizeXMutable().assign(grid); });
+}
+
 void Widener::run() {
+  shrinkGrid();
   scf::ForOp original = plan.lanes.loop;
   rewriter.setInsertionPoint(original);
   Value lane = plan.lanes.lane, stride = original.getStep();
   Value zero = cst(0), width = cst(plan.width);
   // Whole vectors in [start, ub), and where they end.
-  Value count = arith::MaxSIOp::create(
-      rewriter, loc,
-      arith::SubIOp::create(rewriter, loc, original.getUpperBound(), start()),
+  Value count = rewriter.createOrFold<arith::MaxSIOp>(
+      loc,
+      rewriter.createOrFold<arith::SubIOp>(loc, original.getUpperBound(),
+                                           start()),
       zero);
   Value vectors = arith::DivUIOp::create(rewriter, loc, count, width);
   Value vectorEnd = add(start(), mul(vectors, width));

@@ -6,8 +6,13 @@
 // A grid-stride copy with a scale: under the alignment check of all three
 // pointers, vectors of 4 from the lane up to n / 4 by the grid stride, then
 // the scalar rest from 4 (n / 4) + lane; the original loop otherwise.
+// The grid shrinks to what n / 4 vectors need, where that is fewer blocks.
 // CHECK-LABEL: func.func @scale
-// CHECK: gpu.launch
+// CHECK: %[[VNEED:.*]] = arith.ceildivui %{{.*}}, %c4 : index
+// CHECK-NEXT: %[[BNEED:.*]] = arith.ceildivui %[[VNEED]], %c256 : index
+// CHECK-NEXT: %[[BNEED1:.*]] = arith.maxui %[[BNEED]], %c1 : index
+// CHECK-NEXT: %[[GRID:.*]] = arith.minui %{{.*}}, %[[BNEED1]] : index
+// CHECK-NEXT: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
 // CHECK: %[[LANE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK: %[[VECS:.*]] = arith.divui %{{.*}}, %c4 : index

@@ -453,6 +453,11 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     it fails. `unroll` gives each thread U vectors an iteration, U grid
     strides apart so each stays coalesced, for more bytes in flight.
 
+    A grid-stride launch is sized for one element a thread. Where the
+    widened loop is the launch's only loop and its bounds are known on the
+    host, the grid shrinks to the blocks its vectors need, when that is
+    fewer: small sizes then run no empty blocks.
+
     Anything else is left as it was; with `remarks`, each loop says whether
     it was widened, and if not, why.
   }];

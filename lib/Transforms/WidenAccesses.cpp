@@ -72,6 +72,9 @@ struct WideningPlan {
   SmallVector<WideAccess> loads, stores;
   /// Elements a vector.
   unsigned width = 0;
+  /// Whether the loop is alone in its launch and the host may size the
+  /// grid for its vectors.
+  bool ownsGrid = false;
   std::string whyNot;
 };
 
@@ -206,14 +209,43 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch) {
   return false;
 }
 
+/// Whether `lanes.loop` is alone in a grid-stride launch whose grid the
+/// host can size for the loop's vectors: the launch's only loop, a
+/// grid-stride one, with bounds the host knows.
+bool ownsGrid(const LaneLoop &lanes, gpu::LaunchOp launch) {
+  scf::ForOp loop = lanes.loop;
+  auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
+  if (!policy || policy.getValue() != "grid-stride" ||
+      loop->getParentOp() != launch.getOperation() ||
+      lanes.lane == launch.getThreadIds().x)
+    return false;
+  auto onHost = [&](Value v) {
+    return !v || !launch.getBody().isAncestor(v.getParentRegion());
+  };
+  if (!onHost(loop.getUpperBound()) || !onHost(lanes.base))
+    return false;
+  for (Operation &op : launch.getBody().front())
+    if (&op != loop.getOperation() && op.getNumRegions() != 0)
+      return false;
+  return true;
+}
+
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
-                          unsigned vectorBytes) {
+                          unsigned vectorBytes, bool nestedLoops) {
   WideningPlan plan;
   plan.launch = launch;
   plan.lanes = lanes;
   scf::ForOp loop = lanes.loop;
   if (loop.getNumResults() != 0) {
     plan.whyNot = "the loop carries values";
+    return plan;
+  }
+  plan.ownsGrid = ownsGrid(lanes, launch);
+  if (!plan.ownsGrid && !nestedLoops) {
+    plan.whyNot = "its threads along x also run other loops or rows, and "
+                  "the grid is sized for one element a thread, so most of "
+                  "them would have no vector to take (nested-loops widens "
+                  "it anyway)";
     return plan;
   }
   bool sawStore = false;
@@ -431,25 +463,14 @@ void Widener::emitVectorBody(Value vector) {
 
 /// A grid-stride launch is sized for one element a thread: a widened loop
 /// needs a width's fewer threads, and below the resident grid the surplus
-/// blocks only find no work. Where the loop is the launch's only loop
-/// along the grid and its bounds are known on the host, the grid shrinks to
-/// what the vectors need; a grid-stride loop is right with any grid.
+/// blocks only find no work. Where the loop owns its launch's grid, the
+/// grid shrinks to what the vectors need; a grid-stride loop is right with
+/// any grid.
 void Widener::shrinkGrid() {
+  if (!plan.ownsGrid)
+    return;
   gpu::LaunchOp launch = plan.launch;
   scf::ForOp loop = plan.lanes.loop;
-  auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
-  if (!policy || policy.getValue() != "grid-stride" ||
-      loop->getParentOp() != launch.getOperation() ||
-      plan.lanes.lane == launch.getThreadIds().x)
-    return;
-  auto onHost = [&](Value v) {
-    return !v || !launch.getBody().isAncestor(v.getParentRegion());
-  };
-  if (!onHost(loop.getUpperBound()) || !onHost(plan.lanes.base))
-    return;
-  for (Operation &op : launch.getBody().front())
-    if (&op != loop.getOperation() && op.getNumRegions() != 0)
-      return;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(launch);
   Value count = rewriter.createOrFold<arith::MaxSIOp>(
@@ -549,7 +570,8 @@ void WidenAccessesPass::runOnOperation() {
   getOperation()->walk([&](gpu::LaunchOp launch) {
     launch.getBody().walk([&](scf::ForOp loop) {
       if (std::optional<LaneLoop> lanes = matchLaneLoop(loop, launch))
-        plans.push_back(planWidening(*lanes, launch, vectorBytes));
+        plans.push_back(
+            planWidening(*lanes, launch, vectorBytes, nestedLoops));
     });
   });
   IRRewriter rewriter(&getContext());

@@ -12,21 +12,24 @@
 // RUN: FileCheck %s < %t.ref
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=threads-per-block=32 > %t.mapped.mlir
-// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses > %t.wide.mlir
+// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses=nested-loops > %t.wide.mlir
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.mlir
 // RUN: threadbind-opt %t.wide.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.wide
 // RUN: diff %t.ref %t.wide
-// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses=unroll=3 -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.unroll
+// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses="unroll=3 nested-loops" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.unroll
 // RUN: diff %t.ref %t.unroll
-// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses=vector-bytes=8 -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.eight
+// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses="vector-bytes=8 nested-loops" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.eight
 // RUN: diff %t.ref %t.eight
+// By default the rows, nested in the loop over rows, stay scalar.
+// RUN: threadbind-opt %t.mapped.mlir -threadbind-widen-accesses -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
+// RUN: diff %t.ref %t.default
 
 // Without the check every widened loop must take the vector path, so this
 // run proves that path right on its own; the misaligned views, the offset
 // accesses and the ragged rows are left out of it, since they would then
 // make misaligned vector accesses.
 // RUN: sed -e 's/^ *func.call @\(misaligned\|ragged_rows\|offset_cases\).*$//' %s | threadbind-opt %lower_to_cpu | %run_cpu > %t.ref-aligned
-// RUN: sed -e 's/^ *func.call @\(misaligned\|ragged_rows\|offset_cases\).*$//' %s | threadbind-opt -threadbind-map-to-gpu=threads-per-block=32 -threadbind-widen-accesses="assume-aligned unroll=2" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.assumed
+// RUN: sed -e 's/^ *func.call @\(misaligned\|ragged_rows\|offset_cases\).*$//' %s | threadbind-opt -threadbind-map-to-gpu=threads-per-block=32 -threadbind-widen-accesses="assume-aligned unroll=2 nested-loops" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.assumed
 // RUN: diff %t.ref-aligned %t.assumed
 
 // WIDE-LABEL: func.func @add_f32

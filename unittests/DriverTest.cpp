@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Driver/Manifest.h"
+#include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/Pipelines/Pipelines.h"
 
@@ -20,6 +21,65 @@ using namespace mlir;
 using namespace mlir::threadbind;
 
 namespace {
+
+TEST(OccupancyTest, RegistersLimitWarpsInUnitsOf256) {
+  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  ASSERT_TRUE(h100);
+  // 32 registers: 8 blocks of 256, the whole SM.
+  EXPECT_EQ(residentBlocks(*h100, 256, 32, 0), 8u);
+  EXPECT_DOUBLE_EQ(occupancy(*h100, 256, 32, 0), 1.0);
+  // 40 registers: 1280 a warp, 51 warps, 6 blocks of 8 warps: 75%.
+  EXPECT_EQ(residentBlocks(*h100, 256, 40, 0), 6u);
+  EXPECT_DOUBLE_EQ(occupancy(*h100, 256, 40, 0), 0.75);
+  // The same kernel in blocks of 1024 fits once: 50%; of 128, 12: 75%.
+  EXPECT_DOUBLE_EQ(occupancy(*h100, 1024, 40, 0), 0.5);
+  EXPECT_EQ(residentBlocks(*h100, 128, 40, 0), 12u);
+  // 33 registers cost a warp 1056, rounded to 1280: the same as 40.
+  EXPECT_EQ(residentBlocks(*h100, 256, 33, 0), 6u);
+}
+
+TEST(OccupancyTest, BlockCountAndSharedMemoryLimit) {
+  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  ASSERT_TRUE(h100);
+  // 32 blocks at most, whatever their size.
+  EXPECT_EQ(residentBlocks(*h100, 32, 16, 0), 32u);
+  EXPECT_DOUBLE_EQ(occupancy(*h100, 32, 16, 0), 0.5);
+  // 48 KiB of shared memory a block (plus 1 KiB reserved): 4 of 228 KiB.
+  EXPECT_EQ(residentBlocks(*h100, 256, 32, 48 * 1024), 4u);
+  // Blocks larger than the SM, or registers past the limit, do not fit.
+  EXPECT_EQ(residentBlocks(*h100, 4096, 32, 0), 0u);
+  EXPECT_EQ(residentBlocks(*h100, 256, 256, 0), 0u);
+  // An sm_86 SM holds 1536 threads: one block of 1024.
+  std::optional<SMLimits> a10 = lookupSMLimits("sm_86");
+  ASSERT_TRUE(a10);
+  EXPECT_EQ(residentBlocks(*a10, 1024, 32, 0), 1u);
+  EXPECT_EQ(residentBlocks(*a10, 512, 32, 0), 3u);
+  EXPECT_FALSE(lookupSMLimits("sm_52"));
+}
+
+TEST(OccupancyTest, ChoosesTheSizeBestForTheWorstKernel) {
+  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  ASSERT_TRUE(h100);
+  SmallVector<unsigned> sizes = {128, 256, 512, 1024};
+  // Light kernels fill the SM at any size but 1024 with 40 registers: the
+  // tie goes to the preferred 256.
+  PtxasKernelInfo light{"light", 32, 0, 0, 0, 0, 0};
+  BlockSizeChoice choice = chooseBlockSize(*h100, {light}, sizes, 256);
+  EXPECT_EQ(choice.threadsPerBlock, 256u);
+  EXPECT_NE(choice.why.find("'light' (32 registers"), std::string::npos);
+  // 72 registers: 2304 a warp, 28 of the SM's 64 warps: 7 blocks of 128
+  // (28 warps, 44%), 3 of 256 (24, 38%), 1 of 512 (16, 25%), none of 1024:
+  // 128 wins, and says so.
+  PtxasKernelInfo heavy{"heavy", 72, 0, 0, 0, 0, 0};
+  choice = chooseBlockSize(*h100, {light, heavy}, sizes, 256);
+  EXPECT_EQ(choice.threadsPerBlock, 128u);
+  EXPECT_NE(choice.why.find("'heavy'"), std::string::npos);
+  EXPECT_NE(choice.why.find("by size: 128 44% 256 38% 512 25% 1024 0%"),
+            std::string::npos)
+      << choice.why;
+  // Nothing to weigh: the preferred size.
+  EXPECT_EQ(chooseBlockSize(*h100, {}, sizes, 256).threadsPerBlock, 256u);
+}
 
 TEST(PtxasReportTest, ReadsEveryKernelsResources) {
   // The shape of `ptxas -v` output from CUDA 13.

@@ -19,6 +19,7 @@
 #include "threadbind/Analysis/Uniformity.h"
 #include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Manifest.h"
+#include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/Pipelines.h"
@@ -161,9 +162,13 @@ cl::opt<bool> reportDivergence(
     cl::cat(category));
 
 // The mapping options, passed to threadbind-map-loops-to-threads as is.
-cl::opt<int64_t> threadsPerBlock("threads-per-block",
-                                 cl::desc("Threads per block"), cl::init(256),
-                                 cl::cat(category));
+cl::opt<std::string> threadsPerBlock(
+    "threads-per-block",
+    cl::desc("Threads per block, or 'auto': compile once with 256, read "
+             "each kernel's registers and shared memory from ptxas, and use "
+             "the size (128 to 1024) that keeps the most threads resident "
+             "for the least occupied kernel, with a remark saying why"),
+    cl::value_desc("N|auto"), cl::init("256"), cl::cat(category));
 cl::list<int64_t> blockShape("block-shape",
                              cl::desc("Explicit block shape x,y,z"),
                              cl::CommaSeparated, cl::cat(category));
@@ -211,9 +216,12 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// Threads a block: --threads-per-block, or what 'auto' chose.
+static int64_t blockThreads = 256;
+
 static MapLoopsToThreadsPassOptions mapOptionsFromFlags() {
   MapLoopsToThreadsPassOptions options;
-  options.threadsPerBlock = threadsPerBlock;
+  options.threadsPerBlock = blockThreads;
   options.blockShape.assign(blockShape.begin(), blockShape.end());
   options.dimOrder.assign(dimOrder.begin(), dimOrder.end());
   options.gridPolicy = gridPolicy;
@@ -274,6 +282,71 @@ assemble(StringRef ptxas, StringRef ptx, StringRef chip,
   if (!cubin)
     return llvm::createStringError("cannot read the cubin ptxas wrote");
   return (*cubin)->getBuffer().str();
+}
+
+/// The stages after normalisation, as the flags choose them, with
+/// `threads` threads a block and remarks as asked.
+static void buildMapAndOptimize(PassManager &pm, int64_t threads,
+                                bool withRemarks) {
+  MapLoopsToThreadsPassOptions mapOptions = mapOptionsFromFlags();
+  mapOptions.threadsPerBlock = threads;
+  mapOptions.emitRemarks = withRemarks;
+  buildNormalizePipeline(pm);
+  buildMapStage(pm, mapOptions,
+                {reductionUnroll, reductionCrossBlock, reductionWarpRows,
+                 vectorBytes});
+  buildKernelOptimizationStage(pm, {tail, unswitch, predicate, withRemarks,
+                                    vectorBytes, widenUnroll});
+}
+
+/// --threads-per-block=auto: compiles a copy of `module` with 256 threads
+/// a block, reads each kernel's registers and shared memory from ptxas,
+/// and weighs the sizes 128 to 1024 by the occupancy of the least occupied
+/// kernel whose block is that size (kernels with blocks of their own, such
+/// as one-warp rows, keep them).
+static FailureOr<BlockSizeChoice>
+chooseBlockThreads(MLIRContext &context, ModuleOp module,
+                   const ChipInfo &chip, StringRef ptxas,
+                   StringRef libdevice, const SMLimits &limits) {
+  constexpr unsigned kProbe = 256;
+  OwningOpRef<ModuleOp> probe = module.clone();
+  auto mapPm = PassManager::on<ModuleOp>(&context);
+  buildMapAndOptimize(mapPm, kProbe, /*withRemarks=*/false);
+  auto outlinePm = PassManager::on<ModuleOp>(&context);
+  buildOutlineStage(outlinePm, chip, optLevel, fpContract);
+  auto lowerPm = PassManager::on<ModuleOp>(&context);
+  buildDeviceLoweringStage(lowerPm);
+  buildSerializeStage(lowerPm, "isa", libdevice);
+  if (failed(mapPm.run(*probe)))
+    return failure();
+  SmallVector<std::string> gridPolicies = collectGridPolicies(*probe);
+  if (failed(outlinePm.run(*probe)))
+    return failure();
+  std::vector<KernelManifest> kernels =
+      collectKernelManifests(*probe, gridPolicies);
+  if (failed(lowerPm.run(*probe)))
+    return failure();
+  SmallVector<std::string> objects = collectObjects(*probe);
+  if (objects.size() != 1)
+    return emitError(module.getLoc(), "expected one serialised gpu.module");
+  llvm::Expected<std::string> cubin =
+      assemble(ptxas, objects.front(), chip.name, kernels);
+  if (!cubin)
+    return emitError(module.getLoc(), llvm::toString(cubin.takeError()));
+  SmallVector<PtxasKernelInfo> scaled;
+  for (const KernelManifest &kernel : kernels) {
+    int64_t total = 1;
+    for (const std::string &extent : kernel.block) {
+      int64_t n;
+      if (StringRef(extent).getAsInteger(10, n))
+        total = -1;
+      else if (total > 0)
+        total *= n;
+    }
+    if (total == kProbe && kernel.resources)
+      scaled.push_back(*kernel.resources);
+  }
+  return chooseBlockSize(limits, scaled, {128, 256, 512, 1024}, kProbe);
 }
 
 /// Lowers the host side of `module`, links it with the CPU `reference`,
@@ -363,12 +436,34 @@ int main(int argc, char **argv) {
                 Twine(vectorBytes.getValue()));
   if (widenUnroll == 0)
     return fail("--widen-unroll must be at least 1");
+  bool chooseBlock = threadsPerBlock == "auto";
+  std::optional<SMLimits> smLimits;
+  if (chooseBlock) {
+    if (mapper != Mapper::ThreadBind)
+      return fail("--threads-per-block=auto chooses for ThreadBind's "
+                  "mapping, not --mapper=upstream*");
+    if (!blockShape.empty())
+      return fail("--threads-per-block=auto and --block-shape both choose "
+                  "the block; give one");
+    smLimits = lookupSMLimits(chip->name);
+    if (!smLimits)
+      return fail("--threads-per-block=auto has no occupancy table for " +
+                  chip->name + "; give a number");
+  } else if (StringRef(threadsPerBlock).getAsInteger(10, blockThreads) ||
+             blockThreads <= 0) {
+    return fail("--threads-per-block must be a positive number or 'auto', "
+                "not '" +
+                threadsPerBlock + "'");
+  }
   std::string ptxasPath;
-  if (emitKind == EmitKind::Cubin) {
+  if (emitKind == EmitKind::Cubin || chooseBlock) {
     // Found before any work, so a missing toolkit fails fast.
     llvm::Expected<std::string> found = findPtxas(cudaPath);
     if (!found)
-      return fail(llvm::toString(found.takeError()));
+      return fail((chooseBlock ? "--threads-per-block=auto reads registers "
+                                 "from ptxas: "
+                               : "") +
+                  llvm::toString(found.takeError()));
     ptxasPath = *found;
   } else if (emitKind == EmitKind::Bundle) {
     // A bundle embeds a cubin when ptxas is there, else PTX that the driver
@@ -449,16 +544,26 @@ int main(int argc, char **argv) {
 
   // The stages, in order; together they are threadbind-to-ptx (or its
   // prefix for --emit mlir, or with LLVM bitcode for --emit llvm).
-  MapLoopsToThreadsPassOptions mapOptions = mapOptionsFromFlags();
+  // libdevice resolves the __nv_* calls some ops lower to; found here
+  // rather than by MLIR from the environment, so output does not depend on
+  // whether CUDA_HOME happens to be set.
+  std::optional<std::string> libdeviceToolkit = findLibdeviceToolkit(cudaPath);
+  if (chooseBlock) {
+    TimingScope chooseTiming = rootTiming.nest("Choose the block size");
+    FailureOr<BlockSizeChoice> choice =
+        chooseBlockThreads(context, *module, *chip, ptxasPath,
+                           libdeviceToolkit.value_or(""), *smLimits);
+    if (failed(choice))
+      return 1;
+    blockThreads = choice->threadsPerBlock;
+    llvm::WithColor::remark(llvm::errs(), "threadbind-compile")
+        << "--threads-per-block=auto: " << choice->why << "\n";
+  }
   auto mapPm = PassManager::on<ModuleOp>(&context);
-  buildNormalizePipeline(mapPm);
   if (mapper == Mapper::ThreadBind) {
-    buildMapStage(mapPm, mapOptions,
-                  {reductionUnroll, reductionCrossBlock, reductionWarpRows,
-                   vectorBytes});
-    buildKernelOptimizationStage(
-        mapPm, {tail, unswitch, predicate, remarks, vectorBytes, widenUnroll});
+    buildMapAndOptimize(mapPm, blockThreads, remarks);
   } else {
+    buildNormalizePipeline(mapPm);
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())
       tiles.push_back(256);
@@ -470,10 +575,6 @@ int main(int argc, char **argv) {
   buildOutlineStage(outlinePm, *chip, optLevel, fpContract);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
   buildDeviceLoweringStage(lowerPm);
-  // libdevice resolves the __nv_* calls some ops lower to; found here
-  // rather than by MLIR from the environment, so output does not depend on
-  // whether CUDA_HOME happens to be set.
-  std::optional<std::string> libdeviceToolkit = findLibdeviceToolkit(cudaPath);
   buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa",
                       libdeviceToolkit.value_or(""));
   SmallVector<PassManager *> stages = {&mapPm};

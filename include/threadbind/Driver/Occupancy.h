@@ -1,0 +1,75 @@
+//===- Occupancy.h - How many blocks of a kernel an SM holds ----*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compile-time half of choosing a block size: from a kernel's registers
+// and shared memory (ptxas reports both) and a chip's per-SM limits, how
+// many blocks of a given size are resident at once. The CUDA driver answers
+// the same question at launch (cuOccupancyMaxActiveBlocksPerMultiprocessor)
+// for the grid; this answers it before any GPU is involved, for the block.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_DRIVER_OCCUPANCY_H
+#define THREADBIND_DRIVER_OCCUPANCY_H
+
+#include "threadbind/Driver/Ptxas.h"
+
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::threadbind {
+
+/// The per-SM limits that bound how many blocks are resident, from NVIDIA's
+/// tables of compute capabilities.
+struct SMLimits {
+  unsigned maxThreads;
+  unsigned maxBlocks;
+  unsigned registers;
+  /// Registers are allocated to each warp in units of this many.
+  unsigned registerUnit;
+  unsigned maxRegistersPerThread;
+  /// Shared memory blocks may use together, and what each block costs on
+  /// top of its own (reserved by the system).
+  unsigned sharedBytes;
+  unsigned sharedReservedPerBlock;
+};
+
+/// The limits of `chip` (e.g. "sm_90"), or nullopt for a chip without a
+/// table here.
+std::optional<SMLimits> lookupSMLimits(StringRef chip);
+
+/// Blocks of `threadsPerBlock` threads, each thread using `registers`
+/// registers and each block `sharedBytes` of static shared memory, that an
+/// SM holds at once; 0 if one does not fit.
+unsigned residentBlocks(const SMLimits &limits, unsigned threadsPerBlock,
+                        unsigned registers, unsigned sharedBytes);
+
+/// The fraction of the SM's threads those blocks keep resident, 0 to 1.
+double occupancy(const SMLimits &limits, unsigned threadsPerBlock,
+                 unsigned registers, unsigned sharedBytes);
+
+/// A block size and the reason it was chosen.
+struct BlockSizeChoice {
+  unsigned threadsPerBlock;
+  /// One line: the size, the occupancy it gives the worst kernel, and what
+  /// every candidate would have given.
+  std::string why;
+};
+
+/// The size from `candidates` that keeps the most threads resident for the
+/// worst of `kernels` (each with its ptxas resources); a tie goes to
+/// `preferred`, else to the smaller size, which leaves more blocks to
+/// spread over the SMs. With no kernels, `preferred`.
+BlockSizeChoice chooseBlockSize(const SMLimits &limits,
+                                ArrayRef<PtxasKernelInfo> kernels,
+                                ArrayRef<unsigned> candidates,
+                                unsigned preferred);
+
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_DRIVER_OCCUPANCY_H

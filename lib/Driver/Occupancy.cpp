@@ -1,0 +1,103 @@
+//===- Occupancy.cpp - How many blocks of a kernel an SM holds ------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Driver/Occupancy.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+std::optional<SMLimits> threadbind::lookupSMLimits(StringRef chip) {
+  // Threads, blocks, registers, register unit, registers a thread, shared
+  // memory, shared memory reserved a block (CUDA C Programming Guide,
+  // "Technical Specifications per Compute Capability").
+  constexpr unsigned KiB = 1024;
+  return llvm::StringSwitch<std::optional<SMLimits>>(chip)
+      .Case("sm_75", SMLimits{1024, 16, 65536, 256, 255, 64 * KiB, 0})
+      .Case("sm_80", SMLimits{2048, 32, 65536, 256, 255, 164 * KiB, KiB})
+      .Case("sm_86", SMLimits{1536, 16, 65536, 256, 255, 100 * KiB, KiB})
+      .Case("sm_87", SMLimits{2048, 32, 65536, 256, 255, 164 * KiB, KiB})
+      .Case("sm_89", SMLimits{1536, 24, 65536, 256, 255, 100 * KiB, KiB})
+      .Cases("sm_90", "sm_90a",
+             SMLimits{2048, 32, 65536, 256, 255, 228 * KiB, KiB})
+      .Cases("sm_100", "sm_100a",
+             SMLimits{2048, 32, 65536, 256, 255, 228 * KiB, KiB})
+      .Default(std::nullopt);
+}
+
+unsigned threadbind::residentBlocks(const SMLimits &limits,
+                                    unsigned threadsPerBlock,
+                                    unsigned registers, unsigned sharedBytes) {
+  if (threadsPerBlock == 0 || threadsPerBlock > limits.maxThreads ||
+      registers > limits.maxRegistersPerThread)
+    return 0;
+  unsigned warps = llvm::divideCeil(threadsPerBlock, 32u);
+  unsigned blocks =
+      std::min(limits.maxBlocks, limits.maxThreads / (warps * 32));
+  // Each warp's registers are rounded up to the allocation unit.
+  unsigned perWarp = llvm::alignTo(std::max(registers, 1u) * 32,
+                                   limits.registerUnit);
+  blocks = std::min(blocks, (limits.registers / perWarp) / warps);
+  unsigned perBlockShared = sharedBytes + limits.sharedReservedPerBlock;
+  if (perBlockShared != 0)
+    blocks = std::min(blocks, limits.sharedBytes / perBlockShared);
+  return blocks;
+}
+
+double threadbind::occupancy(const SMLimits &limits, unsigned threadsPerBlock,
+                             unsigned registers, unsigned sharedBytes) {
+  unsigned blocks =
+      residentBlocks(limits, threadsPerBlock, registers, sharedBytes);
+  unsigned warps = llvm::divideCeil(threadsPerBlock, 32u);
+  return double(blocks * warps * 32) / limits.maxThreads;
+}
+
+BlockSizeChoice threadbind::chooseBlockSize(const SMLimits &limits,
+                                            ArrayRef<PtxasKernelInfo> kernels,
+                                            ArrayRef<unsigned> candidates,
+                                            unsigned preferred) {
+  if (kernels.empty())
+    return {preferred, llvm::formatv("{0} threads a block: no kernel's "
+                                     "resources to weigh",
+                                     preferred)
+                           .str()};
+  // The worst kernel's occupancy at each size, and which kernel it is.
+  SmallVector<std::pair<double, const PtxasKernelInfo *>> worst;
+  for (unsigned threads : candidates) {
+    std::pair<double, const PtxasKernelInfo *> w = {2.0, nullptr};
+    for (const PtxasKernelInfo &kernel : kernels) {
+      double o = occupancy(limits, threads, kernel.registers,
+                           kernel.sharedBytes);
+      if (o < w.first)
+        w = {o, &kernel};
+    }
+    worst.push_back(w);
+  }
+  unsigned best = 0;
+  for (unsigned i = 1; i < candidates.size(); ++i) {
+    double a = worst[i].first, b = worst[best].first;
+    if (a > b || (a == b && candidates[i] == preferred &&
+                  candidates[best] != preferred))
+      best = i;
+  }
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  const PtxasKernelInfo &limiting = *worst[best].second;
+  os << candidates[best] << " threads a block: "
+     << llvm::formatv("{0:P0}", worst[best].first)
+     << " occupancy for the least occupied kernel, '" << limiting.name
+     << "' (" << limiting.registers << " registers, "
+     << limiting.sharedBytes << " B shared); by size:";
+  for (auto [threads, w] : llvm::zip(candidates, worst))
+    os << " " << threads << " " << llvm::formatv("{0:P0}", w.first);
+  return {candidates[best], why};
+}

@@ -24,6 +24,18 @@ echo "==> unit tests (ctest)"
 ctest --test-dir "$THREADBIND_BUILD_DIR" --output-on-failure -j "$(nproc)" \
   2>&1 | tee "$ctest_log" || status=1
 
+echo "==> python tests (pytest, Debian's python3)"
+pytest_log=$(mktemp)
+trap 'rm -f "$lit_log" "$ctest_log" "$pytest_log"' EXIT
+PATH="$PATH:/usr/local/cuda/bin" /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+  "$THREADBIND_ROOT/python/tests" 2>&1 | tee "$pytest_log" || status=1
+pytest_count() { # pytest_count WORD: "N WORD" in pytest's summary, or 0
+  grep -oE "[0-9]+ $1" "$pytest_log" | tail -n 1 | grep -oE '^[0-9]+' || echo 0
+}
+py_passed=$(pytest_count passed)
+py_failed=$(( $(pytest_count failed) + $(pytest_count error) ))
+py_skipped=$(pytest_count skipped)
+
 count() { # count FILE REGEX: the number after the first match, or 0
   sed -n -E "s/$2/\1/p" "$1" | head -n 1 | grep . || echo 0
 }
@@ -36,11 +48,12 @@ if ((lit_passed + ctest_total == 0)); then
   echo "no test ran" >&2
   status=1
 fi
-passed=$((lit_passed + ctest_total - ctest_failed))
-failed=$((lit_failed + ctest_failed))
+passed=$((lit_passed + ctest_total - ctest_failed + py_passed))
+failed=$((lit_failed + ctest_failed + py_failed))
 echo
 echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped unsupported"
 echo "unit: $((ctest_total - ctest_failed)) passed, $ctest_failed failed"
-echo "summary: $passed passed, $failed failed, $lit_skipped skipped"
+echo "python: $py_passed passed, $py_failed failed, $py_skipped skipped"
+echo "summary: $passed passed, $failed failed, $((lit_skipped + py_skipped)) skipped"
 if ((failed != 0)); then status=1; fi
 exit $status

@@ -1,0 +1,36 @@
+"""Shared fixtures: one compiled program for the whole session, and whether
+a CUDA device is there to run it."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import threadbind  # noqa: E402
+
+SOURCE = Path(__file__).with_name("kernels.mlir")
+
+
+@pytest.fixture(scope="session")
+def program():
+    return threadbind.compile(SOURCE)
+
+
+@pytest.fixture(scope="session")
+def bundle(program):
+    return program.load()
+
+
+@pytest.fixture(scope="session")
+def gpu(bundle):
+    """Skips the test without a usable CUDA device."""
+    if os.environ.get("THREADBIND_NO_GPU"):
+        pytest.skip("THREADBIND_NO_GPU is set")
+    try:
+        bundle._runtime()
+    except threadbind.ThreadBindError as error:
+        pytest.skip(str(error))
+    return bundle

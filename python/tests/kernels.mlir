@@ -1,0 +1,84 @@
+// Kernels the Python tests compile: a scalar and two vectors, a 2-D loop
+// with a static dimension, a full reduction, f16, and a padded argument.
+
+// y = a * x + y
+func.func @axpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %xi = memref.load %x[%i] : memref<?xf32>
+    %yi = memref.load %y[%i] : memref<?xf32>
+    %p = arith.mulf %a, %xi : f32
+    %s = arith.addf %p, %yi : f32
+    memref.store %s, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// out[i, j] = in[i, j] * (i + 1) + j, four rows
+func.func @rows(%in: memref<4x?xf64>, %out: memref<4x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %in, %c1 : memref<4x?xf64>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %n) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<4x?xf64>
+    %i1 = arith.addi %i, %c1 : index
+    %ii = arith.index_cast %i1 : index to i64
+    %fi = arith.sitofp %ii : i64 to f64
+    %jj = arith.index_cast %j : index to i64
+    %fj = arith.sitofp %jj : i64 to f64
+    %p = arith.mulf %v, %fi : f64
+    %r = arith.addf %p, %fj : f64
+    memref.store %r, %out[%i, %j] : memref<4x?xf64>
+  }
+  return
+}
+
+// total[0] = 10 + sum(x)
+func.func @total(%x: memref<?xi32>, %total: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 10 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%init) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%l: i32, %m: i32):
+      %s = arith.addi %l, %m : i32
+      scf.reduce.return %s : i32
+    }
+  }
+  memref.store %r, %total[%c0] : memref<1xi32>
+  return
+}
+
+// y = x * 2 in f16
+func.func @twice_f16(%x: memref<?xf16>, %y: memref<?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f16
+  %n = memref.dim %x, %c0 : memref<?xf16>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf16>
+    %r = arith.mulf %v, %two : f16
+    memref.store %r, %y[%i] : memref<?xf16>
+  }
+  return
+}
+
+// y = x + 1 over arguments padded to 256 elements
+func.func @padded(%x: memref<?xf32> {threadbind.padded_to = 256},
+                  %y: memref<?xf32> {threadbind.padded_to = 256}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %r = arith.addf %v, %one : f32
+    memref.store %r, %y[%i] : memref<?xf32>
+  }
+  return
+}

@@ -1,0 +1,80 @@
+"""On a CUDA device: every entry against its CPU reference, with NumPy,
+CuPy and PyTorch arrays, and launch_ptx. Skipped without a device."""
+
+import numpy as np
+import pytest
+
+import threadbind
+
+
+def test_numpy_arrays_round_trip(gpu):
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 1000, 100003):
+        x = rng.standard_normal(n).astype(np.float32)
+        y = rng.standard_normal(n).astype(np.float32)
+        want = y.copy()
+        gpu.axpy.reference(1.5, x, want)
+        gpu.axpy(1.5, x, y)
+        np.testing.assert_allclose(y, want, rtol=1e-6, atol=1e-6)
+    src = rng.standard_normal((4, 1031))
+    out, want = np.zeros_like(src), np.zeros_like(src)
+    gpu.rows(src, out)
+    gpu.rows.reference(src, want)
+    np.testing.assert_allclose(out, want, rtol=1e-14)
+    ints = rng.integers(-100, 100, 1 << 20, dtype=np.int32)
+    total, want_total = np.zeros(1, np.int32), np.zeros(1, np.int32)
+    gpu.total(ints, total)
+    gpu.total.reference(ints, want_total)
+    assert total[0] == want_total[0]
+    h = rng.standard_normal(4099).astype(np.float16)
+    hout, hwant = np.zeros_like(h), np.zeros_like(h)
+    gpu.twice_f16(h, hout)
+    gpu.twice_f16.reference(h, hwant)
+    np.testing.assert_array_equal(hout, hwant)
+    p, pout, pwant = (np.arange(1000, dtype=np.float32),
+                      np.zeros(1000, np.float32), np.zeros(1000, np.float32))
+    gpu.padded(p, pout)
+    gpu.padded.reference(p, pwant)
+    np.testing.assert_array_equal(pout, pwant)
+
+
+def test_cupy_arrays_in_place(gpu):
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(100003, dtype=cupy.float32)
+    y = cupy.ones(100003, dtype=cupy.float32)
+    gpu.axpy(2.0, x, y)
+    np.testing.assert_allclose(cupy.asnumpy(y),
+                               2.0 * np.arange(100003, dtype=np.float32) + 1)
+    with pytest.raises(TypeError, match="dtype float64, expected float32"):
+        gpu.axpy(2.0, x.astype(cupy.float64), y)
+    with pytest.raises(ValueError, match="not contiguous"):
+        gpu.axpy(2.0, x[::2], y[::2])
+    with pytest.raises(ValueError, match="multiple of 256"):
+        gpu.padded(cupy.zeros(1000, cupy.float32),
+                   cupy.zeros(1000, cupy.float32))
+
+
+def test_torch_tensors_in_place(gpu):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    x = torch.arange(4096, dtype=torch.float32, device="cuda")
+    y = torch.zeros(4096, dtype=torch.float32, device="cuda")
+    gpu.axpy(0.5, x, y)
+    torch.testing.assert_close(y, 0.5 * x)
+
+
+def test_launch_ptx_with_cupy(gpu, program):
+    cupy = pytest.importorskip("cupy")
+    x = cupy.arange(1 << 20, dtype=cupy.float32)
+    y = cupy.ones(1 << 20, dtype=cupy.float32)
+    threadbind.launch_ptx(program, "axpy", 3.0, x, y)
+    cupy.cuda.Device().synchronize()
+    np.testing.assert_allclose(
+        cupy.asnumpy(y), 3.0 * np.arange(1 << 20, dtype=np.float32) + 1)
+    with pytest.raises(TypeError, match="host array where device memory"):
+        threadbind.launch_ptx(program, "axpy", 3.0, np.zeros(4, np.float32),
+                              np.zeros(4, np.float32))
+    with pytest.raises(threadbind.ThreadBindError, match="program.load"):
+        threadbind.launch_ptx(program, "total", cupy.zeros(8, cupy.int32),
+                              cupy.zeros(1, cupy.int32))

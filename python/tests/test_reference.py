@@ -1,0 +1,128 @@
+"""Entries on the CPU reference, and the argument checks every call makes
+(no GPU needed)."""
+
+import numpy as np
+import pytest
+
+import threadbind
+
+
+def test_entries_by_name_and_attribute(bundle):
+    assert set(bundle) == {"axpy", "rows", "total", "twice_f16", "padded"}
+    assert bundle.axpy is bundle["axpy"]
+    assert "memref<?xf32>" in repr(bundle.axpy)
+    with pytest.raises(KeyError, match="no entry 'nope'; the bundle has"):
+        bundle["nope"]
+
+
+def test_axpy_reference(bundle):
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, dtype=np.float32)
+    bundle.axpy.reference(2.5, x, y)
+    np.testing.assert_array_equal(y, 2.5 * np.arange(1000) + 1)
+
+
+def test_rows_reference_with_a_static_dimension(bundle):
+    src = np.random.default_rng(1).standard_normal((4, 37))
+    out = np.zeros_like(src)
+    bundle.rows.reference(src, out)
+    expected = src * np.arange(1, 5)[:, None] + np.arange(37)[None, :]
+    np.testing.assert_allclose(out, expected, rtol=1e-15)
+
+
+def test_reduction_and_f16_reference(bundle):
+    x = np.arange(-50, 51, dtype=np.int32)
+    total = np.zeros(1, dtype=np.int32)
+    bundle.total.reference(x, total)
+    assert total[0] == 10
+    h = np.linspace(-4, 4, 33).astype(np.float16)
+    out = np.zeros_like(h)
+    bundle.twice_f16.reference(h, out)
+    np.testing.assert_array_equal(out, h * np.float16(2))
+
+
+def test_empty_arrays(bundle):
+    x = np.zeros(0, dtype=np.int32)
+    total = np.zeros(1, dtype=np.int32)
+    bundle.total.reference(x, total)
+    assert total[0] == 10
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((2.0, np.zeros(3, np.float32)), TypeError, "takes 3 arguments"),
+    ((2.0, np.zeros(3, np.float64), np.zeros(3, np.float32)), TypeError,
+     r"axpy: argument 1 \(memref<\?xf32>\): dtype float64, expected float32"),
+    ((2.0, np.zeros((3, 1), np.float32), np.zeros(3, np.float32)),
+     ValueError, r"argument 1 .*rank 2, expected 1"),
+    ((2.0, np.zeros(6, np.float32)[::2], np.zeros(3, np.float32)),
+     ValueError, r"argument 1 .*not contiguous"),
+    ((np.zeros(1, np.float32), np.zeros(3, np.float32),
+      np.zeros(3, np.float32)), TypeError,
+     r"argument 0 \(f32\): an array was given for a scalar f32"),
+    ((2.0, [1.0, 2.0], np.zeros(3, np.float32)), TypeError,
+     r"argument 1 .*expected a NumPy array, got list"),
+    (("two", np.zeros(3, np.float32), np.zeros(3, np.float32)), TypeError,
+     r"argument 0 \(f32\): 'two' is not a f32"),
+])
+def test_bad_arguments_name_the_argument(bundle, args, error, message):
+    with pytest.raises(error, match=message):
+        bundle.axpy.reference(*args)
+
+
+def test_static_dimension_and_read_only_output(bundle):
+    with pytest.raises(ValueError, match=r"dimension 0 is 3, expected 4"):
+        bundle.rows.reference(np.zeros((3, 5)), np.zeros((3, 5)))
+    out = np.zeros((4, 5))
+    out.setflags(write=False)
+    with pytest.raises(ValueError, match="writes it, but the array is "
+                                         "read-only"):
+        bundle.rows.reference(np.zeros((4, 5)), out)
+
+
+class FakeDeviceArray:
+    """Claims to live on the device; never dereferenced."""
+
+    def __init__(self, shape, typestr="<f4", strides=None):
+        self.__cuda_array_interface__ = {
+            "data": (0x7000000, False), "shape": shape, "typestr": typestr,
+            "strides": strides, "version": 3}
+
+
+def test_device_memory_is_refused_by_the_reference(bundle):
+    with pytest.raises(TypeError, match="device memory given; the CPU "
+                                        "reference needs a NumPy array"):
+        bundle.axpy.reference(1.0, FakeDeviceArray((3,)),
+                              np.zeros(3, np.float32))
+
+
+def test_the_manifests_expressions():
+    from threadbind._ptx import _Evaluator
+    x = np.zeros(1000)
+    evaluate = _Evaluator([2.0, x, x], lambda threads, name: 132 * 8)
+    grid = ("min(max(min(min(max(ceildiv(max(dim(arg1, 0), 0), 256), 1), "
+            "threadbind_kernel_resident_blocks(256, \"axpy_kernel\")), "
+            "2147483647), 1), max(ceildiv(ceildiv(max(dim(arg1, 0), 0), 4), "
+            "256), 1))")
+    assert evaluate(grid) == 1  # 250 vectors fit one block of 256
+    assert evaluate("(dim(arg1, 0) > 0)") == 1
+    assert evaluate("(dim(arg1, 0) - 1000 > 0) || 0") == 0
+    assert evaluate(256) == 256
+    with pytest.raises(threadbind.ThreadBindError, match="only the bundle"):
+        evaluate("device_scratch(f32, 4)")
+
+
+def test_kernel_arguments_need_device_memory(program):
+    from threadbind._ptx import _Evaluator, kernel_arguments
+    axpy = next(k for k in program.manifest["kernels"]
+                if k["name"] == "axpy_kernel")
+    host = np.zeros(8, np.float32)
+    evaluate = _Evaluator([2.0, host, host], lambda t, n: 1)
+    with pytest.raises(TypeError, match="a host array where device memory "
+                                        "is needed"):
+        kernel_arguments(axpy, [2.0, host, host], evaluate)
+    device = FakeDeviceArray((8,))
+    values = kernel_arguments(axpy, [2.0, device, device], evaluate)
+    assert len(values) == len(axpy["params"])
+    assert values[1] == np.uint64(0x7000000)  # aligned pointer of arg1
+    assert values[3] == 8 and values[4] == 1  # its size and stride
+    assert values[-1] == np.float32(2.0) and values[-1].dtype == np.float32

@@ -1,0 +1,337 @@
+"""Opening a ThreadBind bundle with ctypes and calling its entries.
+
+A bundle (threadbind-compile --emit bundle) is a host shared library whose
+``threadbind_bundle_entries`` lists every function of the source, each with
+a GPU version (launches the kernels) and a CPU reference (the loops as
+written), both taking an array of pointers: to a memref descriptor for each
+memref argument, to the value for each scalar (include/threadbind/Runtime/
+Bundle.h).
+"""
+
+import ctypes
+
+import numpy as np
+
+
+class ThreadBindError(RuntimeError):
+    """A compile, load or launch failed, with the reason."""
+
+
+class _Argument(ctypes.Structure):
+    _fields_ = [
+        ("isMemRef", ctypes.c_int32),
+        ("elementType", ctypes.c_int32),
+        ("rank", ctypes.c_int32),
+        ("access", ctypes.c_int32),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("paddedTo", ctypes.c_int64),
+    ]
+
+
+class _Entry(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("gpu", ctypes.c_void_p),
+        ("reference", ctypes.c_void_p),
+        ("numArguments", ctypes.c_int32),
+        ("arguments", ctypes.POINTER(_Argument)),
+    ]
+
+
+_ENTRY_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
+
+# ThreadBindElementType -> (name, NumPy dtype or None, ctypes scalar type).
+_TYPES = {
+    0: ("f16", np.dtype(np.float16), None),
+    1: ("bf16", None, None),
+    2: ("f32", np.dtype(np.float32), ctypes.c_float),
+    3: ("f64", np.dtype(np.float64), ctypes.c_double),
+    4: ("i8", np.dtype(np.int8), ctypes.c_int8),
+    5: ("i16", np.dtype(np.int16), ctypes.c_int16),
+    6: ("i32", np.dtype(np.int32), ctypes.c_int32),
+    7: ("i64", np.dtype(np.int64), ctypes.c_int64),
+    8: ("index", np.dtype(np.int64), ctypes.c_int64),
+}
+_READ, _WRITE = 1, 2
+
+
+class _DeviceArray:
+    """What __cuda_array_interface__ says of an array in device memory."""
+
+    def __init__(self, obj):
+        cai = obj.__cuda_array_interface__
+        self.pointer = cai["data"][0]
+        self.shape = tuple(cai["shape"])
+        self.dtype = np.dtype(cai["typestr"])
+        self.strides = cai.get("strides")
+        itemsize = self.dtype.itemsize
+        contiguous = tuple(
+            int(np.prod(self.shape[k + 1:], dtype=np.int64)) * itemsize
+            for k in range(len(self.shape)))
+        self.contiguous = self.strides is None or tuple(
+            s for s, n in zip(self.strides, self.shape) if n > 1) == tuple(
+                c for c, n in zip(contiguous, self.shape) if n > 1)
+
+
+def _descriptor(pointer, shape):
+    """A memref descriptor over row-major data at `pointer`."""
+    rank = len(shape)
+    words = (ctypes.c_int64 * (3 + 2 * rank))()
+    words[0] = words[1] = pointer
+    words[2] = 0
+    stride = 1
+    for k in reversed(range(rank)):
+        words[3 + k] = shape[k]
+        words[3 + rank + k] = stride
+        stride *= shape[k]
+    return words
+
+
+class Entry:
+    """One function of a bundle. Calling it runs it on the GPU; `.reference`
+    runs the CPU reference. Memref arguments are NumPy arrays (copied to the
+    device and, if the function writes them, back) or objects with
+    __cuda_array_interface__ (used in place); scalars are Python numbers."""
+
+    def __init__(self, bundle, raw, manifest):
+        self._bundle = bundle
+        self.name = raw.name.decode()
+        self._gpu = _ENTRY_FUNCTION(raw.gpu)
+        self._reference = _ENTRY_FUNCTION(raw.reference)
+        self._arguments = [raw.arguments[i] for i in range(raw.numArguments)]
+        self.types = [a.get("type", "?") for a in manifest.get("arguments", [])]
+        if len(self.types) != len(self._arguments):
+            self.types = ["memref" if a.isMemRef else "scalar"
+                          for a in self._arguments]
+
+    def __repr__(self):
+        return f"<threadbind entry {self.name}({', '.join(self.types)})>"
+
+    def _where(self, i):
+        return f"{self.name}: argument {i} ({self.types[i]})"
+
+    def _check_count(self, args):
+        if len(args) != len(self._arguments):
+            raise TypeError(f"{self.name} takes {len(self._arguments)} "
+                            f"arguments ({', '.join(self.types)}), "
+                            f"{len(args)} given")
+
+    def _check_memref(self, i, info, shape, dtype, contiguous):
+        name, expected, _ = _TYPES[info.elementType]
+        if expected is None:
+            raise TypeError(f"{self._where(i)}: {name} has no NumPy "
+                            "equivalent; it cannot be passed from Python")
+        if dtype != expected:
+            raise TypeError(f"{self._where(i)}: dtype {dtype}, expected "
+                            f"{expected}")
+        if len(shape) != info.rank:
+            raise ValueError(f"{self._where(i)}: rank {len(shape)}, "
+                             f"expected {info.rank}")
+        for k in range(info.rank):
+            if info.shape[k] >= 0 and info.shape[k] != shape[k]:
+                raise ValueError(f"{self._where(i)}: dimension {k} is "
+                                 f"{shape[k]}, expected {info.shape[k]}")
+        if not contiguous:
+            raise ValueError(f"{self._where(i)}: not contiguous (row-major "
+                             "layout needed; use numpy.ascontiguousarray or "
+                             ".contiguous())")
+
+    def _scalar(self, i, info, value):
+        name, _, ctype = _TYPES[info.elementType]
+        if isinstance(value, np.ndarray) or hasattr(
+                value, "__cuda_array_interface__"):
+            raise TypeError(f"{self._where(i)}: an array was given for a "
+                            f"scalar {name}")
+        if ctype is None:
+            raise TypeError(f"{self._where(i)}: {name} scalars cannot be "
+                            "passed from Python")
+        try:
+            return ctype(value)
+        except TypeError:
+            raise TypeError(f"{self._where(i)}: {value!r} is not a {name}")
+
+    def reference(self, *args):
+        """Runs the CPU reference on NumPy arrays, in place."""
+        self._check_count(args)
+        keep, pointers = [], (ctypes.c_void_p * len(args))()
+        for i, (info, value) in enumerate(zip(self._arguments, args)):
+            if not info.isMemRef:
+                scalar = self._scalar(i, info, value)
+                keep.append(scalar)
+                pointers[i] = ctypes.addressof(scalar)
+                continue
+            if hasattr(value, "__cuda_array_interface__"):
+                raise TypeError(f"{self._where(i)}: device memory given; the "
+                                "CPU reference needs a NumPy array")
+            if not isinstance(value, np.ndarray):
+                raise TypeError(f"{self._where(i)}: expected a NumPy array, "
+                                f"got {type(value).__name__}")
+            self._check_memref(i, info, value.shape, value.dtype,
+                               value.flags["C_CONTIGUOUS"])
+            if info.access & _WRITE and not value.flags["WRITEABLE"]:
+                raise ValueError(f"{self._where(i)}: the function writes it, "
+                                 "but the array is read-only")
+            descriptor = _descriptor(value.ctypes.data, value.shape)
+            keep.append(descriptor)
+            pointers[i] = ctypes.addressof(descriptor)
+        self._reference(pointers)
+
+    def __call__(self, *args):
+        """Runs on the GPU: NumPy arrays are copied in and, where written,
+        back; device arrays are used in place. Work already queued on the
+        device finishes first, and the call returns when the kernels have."""
+        self._check_count(args)
+        runtime = self._bundle._runtime()
+        keep, copies, allocations = [], [], []
+        pointers = (ctypes.c_void_p * len(args))()
+        try:
+            for i, (info, value) in enumerate(zip(self._arguments, args)):
+                if not info.isMemRef:
+                    scalar = self._scalar(i, info, value)
+                    keep.append(scalar)
+                    pointers[i] = ctypes.addressof(scalar)
+                    continue
+                if hasattr(value, "__cuda_array_interface__"):
+                    device = _DeviceArray(value)
+                    self._check_memref(i, info, device.shape, device.dtype,
+                                       device.contiguous)
+                    if info.paddedTo and info.rank == 1 and \
+                            device.shape[0] % info.paddedTo:
+                        raise ValueError(
+                            f"{self._where(i)}: its allocation must reach a "
+                            f"multiple of {info.paddedTo} elements "
+                            "(threadbind.padded_to); pass an array of such "
+                            "a length, or a NumPy array")
+                    pointer, shape = device.pointer, device.shape
+                elif isinstance(value, np.ndarray):
+                    self._check_memref(i, info, value.shape, value.dtype,
+                                       value.flags["C_CONTIGUOUS"])
+                    if info.access & _WRITE and not value.flags["WRITEABLE"]:
+                        raise ValueError(f"{self._where(i)}: the function "
+                                         "writes it, but the array is "
+                                         "read-only")
+                    nbytes = value.nbytes
+                    if info.paddedTo and info.rank == 1:
+                        padded = -(-value.shape[0] // info.paddedTo) * \
+                            info.paddedTo
+                        nbytes = padded * value.itemsize
+                    pointer = runtime.malloc(max(nbytes, 1))
+                    allocations.append(pointer)
+                    runtime.copy_to_device(pointer, value, value.nbytes)
+                    if info.access & _WRITE:
+                        copies.append((value, pointer))
+                    shape = value.shape
+                else:
+                    raise TypeError(
+                        f"{self._where(i)}: expected a NumPy array or an "
+                        "object with __cuda_array_interface__, got "
+                        f"{type(value).__name__}")
+                descriptor = _descriptor(pointer, shape)
+                keep.append(descriptor)
+                pointers[i] = ctypes.addressof(descriptor)
+            runtime.synchronize()
+            self._gpu(pointers)
+            runtime.synchronize()
+            for array, pointer in copies:
+                runtime.copy_to_host(array, pointer, array.nbytes)
+        finally:
+            for pointer in allocations:
+                runtime.free(pointer)
+
+
+class _Runtime:
+    """The libThreadBindRuntime functions the bundle links, through its
+    handle."""
+
+    def __init__(self, library):
+        self._lib = library
+        for name, restype, argtypes in [
+            ("threadbind_init", ctypes.c_int, []),
+            ("threadbind_last_error", ctypes.c_char_p, []),
+            ("threadbind_clear_error", None, []),
+            ("threadbind_malloc", ctypes.c_int,
+             [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t]),
+            ("threadbind_free", ctypes.c_int, [ctypes.c_void_p]),
+            ("threadbind_copy_to_device", ctypes.c_int,
+             [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+            ("threadbind_copy_to_host", ctypes.c_int,
+             [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
+            ("threadbind_synchronize", ctypes.c_int, []),
+        ]:
+            function = getattr(library, name)
+            function.restype, function.argtypes = restype, argtypes
+        status = library.threadbind_init()
+        if status != 0:
+            raise ThreadBindError("no usable CUDA device: " +
+                                  library.threadbind_last_error().decode())
+
+    def _check(self, status, what):
+        if status != 0:
+            message = self._lib.threadbind_last_error().decode()
+            self._lib.threadbind_clear_error()
+            raise ThreadBindError(f"{what}: {message}")
+
+    def malloc(self, nbytes):
+        pointer = ctypes.c_void_p()
+        self._check(self._lib.threadbind_malloc(ctypes.byref(pointer), nbytes),
+                    "device allocation")
+        return pointer.value
+
+    def free(self, pointer):
+        self._lib.threadbind_free(pointer)
+
+    def copy_to_device(self, pointer, array, nbytes):
+        self._check(self._lib.threadbind_copy_to_device(
+            pointer, array.ctypes.data, nbytes), "copy to the device")
+
+    def copy_to_host(self, array, pointer, nbytes):
+        self._check(self._lib.threadbind_copy_to_host(
+            array.ctypes.data, pointer, nbytes), "copy to the host")
+
+    def synchronize(self):
+        self._check(self._lib.threadbind_synchronize(), "launch")
+
+
+class Bundle:
+    """An opened bundle: entries by name (bundle["saxpy"]) or as attributes
+    (bundle.saxpy)."""
+
+    def __init__(self, path, manifest=None):
+        try:
+            self._lib = ctypes.CDLL(str(path))
+        except OSError as error:
+            raise ThreadBindError(f"cannot open the bundle {path}: {error}")
+        entries = self._lib.threadbind_bundle_entries
+        entries.restype = ctypes.POINTER(_Entry)
+        entries.argtypes = [ctypes.POINTER(ctypes.c_int32)]
+        count = ctypes.c_int32()
+        table = entries(ctypes.byref(count))
+        described = {e["name"]: e for e in (manifest or {}).get("entries", [])}
+        self.entries = {}
+        for k in range(count.value):
+            name = table[k].name.decode()
+            self.entries[name] = Entry(self, table[k], described.get(name, {}))
+        self._runtime_state = None
+
+    def _runtime(self):
+        if self._runtime_state is None:
+            self._runtime_state = _Runtime(self._lib)
+        return self._runtime_state
+
+    def __getitem__(self, name):
+        try:
+            return self.entries[name]
+        except KeyError:
+            raise KeyError(f"no entry {name!r}; the bundle has "
+                           f"{', '.join(sorted(self.entries))}") from None
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self.entries[name]
+        except KeyError:
+            raise AttributeError(f"no entry {name!r}") from None
+
+    def __iter__(self):
+        return iter(self.entries)

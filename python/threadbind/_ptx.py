@@ -1,0 +1,302 @@
+"""threadbind.launch_ptx: launch a program's kernels through CuPy, using
+nothing but the PTX (or cubin) and the manifest.
+
+The manifest says, for each kernel of a host function, its PTX parameters in
+order (which argument, which descriptor field), its grid and block as
+expressions over the arguments, and when it is launched at all. This module
+evaluates those expressions and launches each kernel with CuPy's RawModule,
+in the order the host function would.
+"""
+
+import re
+
+import numpy as np
+
+from ._bundle import ThreadBindError, _DeviceArray
+
+_TOKEN = re.compile(
+    r'\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9.]*)|("(?:[^"\\]|\\.)*")|'
+    r'(&&|\|\||>=|<=|==|!=|[-+*/(),<>]))')
+
+
+def _tokens(text):
+    position, out = 0, []
+    text = text.strip()
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if not match or match.end() == position:
+            raise ThreadBindError(f"cannot read manifest expression {text!r}")
+        number, name, string, op = match.groups()
+        if number is not None:
+            out.append(("num", int(number)))
+        elif name is not None:
+            out.append(("name", name))
+        elif string is not None:
+            out.append(("str", string[1:-1]))
+        else:
+            out.append(("op", op))
+        position = match.end()
+    return out
+
+
+class _Evaluator:
+    """Evaluates a manifest expression: numbers, argN, dim(argN, k), min,
+    max, ceildiv, + - * /, comparisons, && and ||, and the grid queries
+    (threadbind_kernel_resident_blocks, threadbind_max_resident_blocks),
+    answered by `resident(threads, kernel_name_or_None)`."""
+
+    def __init__(self, args, resident):
+        self.args = args
+        self.resident = resident
+
+    def __call__(self, text):
+        if isinstance(text, int):
+            return text
+        self.tokens, self.i = _tokens(text), 0
+        value = self.disjunction()
+        if self.i != len(self.tokens):
+            raise ThreadBindError(f"cannot read manifest expression {text!r}")
+        return value
+
+    def peek(self):
+        return self.tokens[self.i] if self.i < len(self.tokens) else (None,
+                                                                       None)
+
+    def take(self, op=None):
+        token = self.peek()
+        if op is not None and token != ("op", op):
+            raise ThreadBindError(f"expected {op!r} in a manifest expression")
+        self.i += 1
+        return token
+
+    def disjunction(self):
+        value = self.conjunction()
+        while self.peek() == ("op", "||"):
+            self.take()
+            rhs = self.conjunction()
+            value = int(bool(value) or bool(rhs))
+        return value
+
+    def conjunction(self):
+        value = self.comparison()
+        while self.peek() == ("op", "&&"):
+            self.take()
+            rhs = self.comparison()
+            value = int(bool(value) and bool(rhs))
+        return value
+
+    def comparison(self):
+        value = self.sum()
+        ops = {">": lambda a, b: a > b, "<": lambda a, b: a < b,
+               ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b,
+               "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+        while self.peek()[0] == "op" and self.peek()[1] in ops:
+            op = self.take()[1]
+            value = int(ops[op](value, self.sum()))
+        return value
+
+    def sum(self):
+        value = self.product()
+        while self.peek() in (("op", "+"), ("op", "-")):
+            op = self.take()[1]
+            rhs = self.product()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    def product(self):
+        value = self.atom()
+        while self.peek() in (("op", "*"), ("op", "/")):
+            op = self.take()[1]
+            rhs = self.atom()
+            value = value * rhs if op == "*" else value // rhs
+        return value
+
+    def call_args(self):
+        self.take("(")
+        values = []
+        while self.peek() != ("op", ")"):
+            kind, value = self.peek()
+            if kind == "str":
+                self.take()
+                values.append(value)
+            else:
+                values.append(self.disjunction())
+            if self.peek() == ("op", ","):
+                self.take()
+        self.take(")")
+        return values
+
+    def argument(self, name):
+        index = int(name[3:])
+        if index >= len(self.args):
+            raise ThreadBindError(f"the manifest refers to {name}, but only "
+                                  f"{len(self.args)} arguments were given")
+        return self.args[index]
+
+    def atom(self):
+        kind, value = self.take()
+        if kind == "num":
+            return value
+        if kind == "op" and value == "(":
+            inner = self.disjunction()
+            self.take(")")
+            return inner
+        if kind == "op" and value == "-":
+            return -self.atom()
+        if kind != "name":
+            raise ThreadBindError("cannot read a manifest expression")
+        if re.fullmatch(r"arg\d+", value) and self.peek() != ("op", "("):
+            arg = self.argument(value)
+            if hasattr(arg, "__cuda_array_interface__") or isinstance(
+                    arg, np.ndarray):
+                raise ThreadBindError(f"{value} is an array where the "
+                                      "manifest needs a number")
+            return int(arg)
+        if value == "dim":
+            self.take("(")
+            kind, name = self.take()
+            self.take(",")
+            k = self.disjunction()
+            self.take(")")
+            arg = self.argument(name)
+            shape = (_DeviceArray(arg).shape if hasattr(
+                arg, "__cuda_array_interface__") else np.shape(arg))
+            return int(shape[k])
+        if value not in ("max", "min", "ceildiv",
+                         "threadbind_kernel_resident_blocks",
+                         "threadbind_max_resident_blocks"):
+            raise ThreadBindError(
+                f"the manifest needs {value}(...), which only the bundle can "
+                "provide (device scratch, host calls): call the function "
+                "through program.load() instead")
+        args = self.call_args()
+        if value == "max":
+            return max(args)
+        if value == "min":
+            return min(args)
+        if value == "ceildiv":
+            return -(-args[0] // args[1])
+        if value == "threadbind_kernel_resident_blocks":
+            return self.resident(args[0], args[1])
+        return self.resident(args[0], None)
+
+
+_SCALAR_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
+                 "i8": np.int8, "i16": np.int16, "i32": np.int32,
+                 "i64": np.int64, "index": np.int64, "i1": np.int8}
+
+
+def kernel_arguments(kernel, args, evaluate):
+    """The values of `kernel`'s PTX parameters, in order, for the host
+    function's `args` (device arrays and numbers)."""
+    values = []
+    for param in kernel["params"]:
+        source = param["source"]
+        field = param.get("field")
+        if field is None:
+            value = evaluate(source) if not re.fullmatch(
+                r"arg\d+", source) else evaluator_argument(args, source)
+            dtype = _SCALAR_TYPES.get(param["mlir_type"])
+            if dtype is None:
+                raise ThreadBindError(f"{kernel['name']}: cannot pass a "
+                                      f"{param['mlir_type']} parameter")
+            values.append(dtype(value))
+            continue
+        if not re.fullmatch(r"arg\d+", source):
+            raise ThreadBindError(
+                f"{kernel['name']} takes memory the host function makes "
+                f"({source}); call it through program.load() instead")
+        arg = evaluator_argument(args, source)
+        if not hasattr(arg, "__cuda_array_interface__"):
+            raise TypeError(
+                f"{kernel['host_function']}: {source} is "
+                f"{type(arg).__name__}, a host array where device memory is "
+                "needed (use cupy.asarray or torch.Tensor.cuda)")
+        device = _DeviceArray(arg)
+        if not device.contiguous:
+            raise ValueError(f"{kernel['host_function']}: {source} is not "
+                             "contiguous")
+        shape = device.shape
+        strides = [int(np.prod(shape[k + 1:], dtype=np.int64))
+                   for k in range(len(shape))]
+        if field in ("allocated_ptr", "aligned_ptr"):
+            values.append(np.uint64(device.pointer))
+        elif field == "offset":
+            values.append(np.int64(0))
+        elif field == "size":
+            values.append(np.int64(shape[param["dim"]]))
+        elif field == "stride":
+            values.append(np.int64(strides[param["dim"]]))
+        else:
+            raise ThreadBindError(f"unknown descriptor field {field!r}")
+    return values
+
+
+def evaluator_argument(args, source):
+    index = int(source[3:])
+    if index >= len(args):
+        raise TypeError(f"the kernel reads {source}, but only {len(args)} "
+                        "arguments were given")
+    return args[index]
+
+
+def launch_ptx(program, function, *args, stream=None):
+    """Launches the kernels of host function `function` of `program` (a
+    threadbind.Program) through CuPy, on device arrays (CuPy, PyTorch or
+    anything with __cuda_array_interface__) and numbers, in the order the
+    host function launches them, skipping those whose launch condition is
+    false. Functions that need device scratch the host allocates (full
+    reductions) must be called through program.load()."""
+    try:
+        import cupy
+    except ImportError as error:
+        raise ThreadBindError("launch_ptx needs CuPy") from error
+    kernels = [k for k in program.manifest["kernels"]
+               if k["host_function"] == function]
+    if not kernels:
+        raise ThreadBindError(f"no kernel of host function {function!r} in "
+                              "the manifest")
+    module = (_module_from_file(cupy, program.cubin, ".cubin")
+              if program.cubin is not None else
+              _module_from_file(cupy, program.ptx.encode(), ".ptx"))
+    functions = {k["name"]: module.get_function(k["name"]) for k in kernels}
+    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+
+    def resident(threads, name):
+        from cupy.cuda import driver
+        function_ptr = functions[name].kernel.ptr if name else \
+            functions[kernels[0]["name"]].kernel.ptr
+        per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            function_ptr, threads, 0)
+        return max(per_sm, 1) * sms
+
+    evaluate = _Evaluator(args, resident)
+    for kernel in kernels:
+        condition = kernel.get("launch_if")
+        if condition and not evaluate(condition):
+            continue
+        grid = tuple(max(int(evaluate(g)), 1) for g in kernel["grid"])
+        block = tuple(int(evaluate(b)) for b in kernel["block"])
+        values = kernel_arguments(kernel, args, evaluate)
+        shared = int(evaluate(kernel.get("dynamic_shared_memory", 0)))
+        if stream is None:
+            functions[kernel["name"]](grid, block, tuple(values),
+                                      shared_mem=shared)
+        else:
+            with stream:
+                functions[kernel["name"]](grid, block, tuple(values),
+                                          shared_mem=shared)
+
+
+def _module_from_file(cupy, data, suffix):
+    """A RawModule from PTX or cubin bytes (RawModule reads either from a
+    file)."""
+    import os
+    import tempfile
+    handle = tempfile.NamedTemporaryFile(suffix=suffix, delete=False)
+    try:
+        handle.write(data)
+        handle.close()
+        return cupy.RawModule(path=handle.name)
+    finally:
+        os.unlink(handle.name)

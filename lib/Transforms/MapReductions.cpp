@@ -342,6 +342,26 @@ SmallVector<Partial> unflatten(ArrayRef<Reduction> reductions,
   return partials;
 }
 
+/// A loop from `lb` to `ub` by `step` that carries one partial result a
+/// reduction, starting from `initial`; `fold` makes an iteration's new
+/// partials from its induction variable and the carried ones. Returns the
+/// loop's results.
+SmallVector<Partial>
+foldLoop(RewriterBase &rewriter, Location loc, ArrayRef<Reduction> reductions,
+         Value lb, Value ub, Value step, ArrayRef<Partial> initial,
+         function_ref<SmallVector<Partial>(Value, ArrayRef<Partial>)> fold) {
+  auto loop = scf::ForOp::create(rewriter, loc, lb, ub, step, flatten(initial));
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToEnd(loop.getBody());
+    scf::YieldOp::create(
+        rewriter, loc,
+        flatten(fold(loop.getInductionVar(),
+                     unflatten(reductions, loop.getRegionIterArgs()))));
+  }
+  return unflatten(reductions, loop.getResults());
+}
+
 /// Folds this thread's share of `loop`'s iterations, from `start` to the
 /// loop's bound every `stride`, into registers: `unroll` elements an
 /// iteration into accumulators of their own (each load still coalesced
@@ -431,17 +451,10 @@ SmallVector<Partial> foldScalars(RewriterBase &rewriter, Location loc,
     start = mainLoop.getResults().back();
   }
 
-  auto rest = scf::ForOp::create(rewriter, loc, start, ub, stride,
-                                 flatten(accumulated));
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToEnd(rest.getBody());
-    scf::YieldOp::create(
-        rewriter, loc,
-        flatten(foldAt({rest.getInductionVar()},
-                       unflatten(reductions, rest.getRegionIterArgs()))));
-  }
-  return unflatten(reductions, rest.getResults());
+  return foldLoop(rewriter, loc, reductions, start, ub, stride, accumulated,
+                  [&](Value iv, ArrayRef<Partial> accs) {
+                    return foldAt({iv}, accs);
+                  });
 }
 
 /// A load of the reduced loop's body that vector loads can replace: at the
@@ -648,19 +661,12 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
     }
     rest = add(chunked, lane);
   }
-  auto single = scf::ForOp::create(rewriter, loc, rest, vectors, lanes,
-                                   flatten(accumulated));
-  {
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToEnd(single.getBody());
-    scf::YieldOp::create(
-        rewriter, loc,
-        flatten(foldVector(single.getInductionVar(),
-                           unflatten(reductions, single.getRegionIterArgs()))));
-  }
-  SmallVector<Partial> wideAccs = foldScalars(
-      rewriter, loc, loop, reductions, add(vectorEnd, lane), lanes,
-      /*unroll=*/1, mapping, unflatten(reductions, single.getResults()));
+  SmallVector<Partial> single = foldLoop(
+      rewriter, loc, reductions, rest, vectors, lanes, accumulated,
+      [&](Value v, ArrayRef<Partial> accs) { return foldVector(v, accs); });
+  SmallVector<Partial> wideAccs =
+      foldScalars(rewriter, loc, loop, reductions, add(vectorEnd, lane), lanes,
+                  /*unroll=*/1, mapping, single);
   scf::YieldOp::create(rewriter, loc, flatten(wideAccs));
 
   // The scalar side, for memory that is not aligned.

@@ -126,3 +126,59 @@ def test_kernel_arguments_need_device_memory(program):
     assert values[1] == np.uint64(0x7000000)  # aligned pointer of arg1
     assert values[3] == 8 and values[4] == 1  # its size and stride
     assert values[-1] == np.float32(2.0) and values[-1].dtype == np.float32
+
+
+class HostMemoryRuntime:
+    """Stands in for libThreadBindRuntime: 'device' buffers are host
+    buffers, so a GPU call's copies and descriptors can be checked without a
+    GPU."""
+
+    def __init__(self):
+        self.buffers, self.freed, self.sizes = {}, [], []
+
+    def malloc(self, nbytes):
+        buffer = np.zeros(nbytes, np.uint8)
+        self.buffers[buffer.ctypes.data] = buffer
+        self.sizes.append(nbytes)
+        return buffer.ctypes.data
+
+    def free(self, pointer):
+        self.freed.append(pointer)
+
+    def copy_to_device(self, pointer, array, nbytes):
+        import ctypes
+        ctypes.memmove(pointer, array.ctypes.data, nbytes)
+
+    def copy_to_host(self, array, pointer, nbytes):
+        import ctypes
+        ctypes.memmove(array.ctypes.data, pointer, nbytes)
+
+    def synchronize(self):
+        pass
+
+
+def test_gpu_call_copies_in_and_back(program, monkeypatch):
+    """A GPU call with its kernels replaced by the CPU reference: inputs are
+    copied to fresh buffers, the written ones copied back, padded arguments
+    get padded buffers, and every buffer is freed."""
+    bundle = threadbind.Bundle(program.bundle_path, program.manifest)
+    runtime = HostMemoryRuntime()
+    monkeypatch.setattr(bundle, "_runtime", lambda: runtime)
+    for entry in bundle.entries.values():
+        monkeypatch.setattr(entry, "_gpu", entry._reference)
+    x = np.arange(1000, dtype=np.float32)
+    y = np.ones(1000, dtype=np.float32)
+    bundle.axpy(2.0, x, y)
+    np.testing.assert_array_equal(y, 2 * np.arange(1000) + 1)
+    np.testing.assert_array_equal(x, np.arange(1000))
+    assert runtime.sizes == [4000, 4000]
+    assert sorted(runtime.freed) == sorted(runtime.buffers)
+    out = np.zeros(1000, dtype=np.float32)
+    bundle.padded(x, out)
+    np.testing.assert_array_equal(out, x + 1)
+    assert runtime.sizes[-2:] == [1024 * 4, 1024 * 4]  # padded to 256
+    with pytest.raises(ValueError, match="multiple of 256"):
+        bundle.padded(FakeDeviceArray((1000,)), FakeDeviceArray((1000,)))
+    with pytest.raises(TypeError, match="got list"):
+        bundle.axpy(2.0, [1.0], y)
+    assert sorted(runtime.freed) == sorted(runtime.buffers)

@@ -136,6 +136,14 @@ class Entry:
                              "layout needed; use numpy.ascontiguousarray or "
                              ".contiguous())")
 
+    def _check_host(self, i, info, array):
+        """A NumPy array for memref argument `i`."""
+        self._check_memref(i, info, array.shape, array.dtype,
+                           array.flags["C_CONTIGUOUS"])
+        if info.access & _WRITE and not array.flags["WRITEABLE"]:
+            raise ValueError(f"{self._where(i)}: the function writes it, but "
+                             "the array is read-only")
+
     def _scalar(self, i, info, value):
         name, _, ctype = _TYPES[info.elementType]
         if isinstance(value, np.ndarray) or hasattr(
@@ -150,31 +158,37 @@ class Entry:
         except TypeError:
             raise TypeError(f"{self._where(i)}: {value!r} is not a {name}")
 
-    def reference(self, *args):
-        """Runs the CPU reference on NumPy arrays, in place."""
+    def _pack(self, args, memref):
+        """The pointer array an entry function takes: to each scalar's value,
+        and to a descriptor over the (data pointer, shape) that
+        `memref(i, info, value)` gives for each memref argument. Returns it
+        with what must outlive the call."""
         self._check_count(args)
         keep, pointers = [], (ctypes.c_void_p * len(args))()
         for i, (info, value) in enumerate(zip(self._arguments, args)):
-            if not info.isMemRef:
-                scalar = self._scalar(i, info, value)
-                keep.append(scalar)
-                pointers[i] = ctypes.addressof(scalar)
-                continue
+            if info.isMemRef:
+                item = _descriptor(*memref(i, info, value))
+            else:
+                item = self._scalar(i, info, value)
+            keep.append(item)
+            pointers[i] = ctypes.addressof(item)
+        return pointers, keep
+
+    def reference(self, *args):
+        """Runs the CPU reference on NumPy arrays, in place."""
+        def host(i, info, value):
             if hasattr(value, "__cuda_array_interface__"):
                 raise TypeError(f"{self._where(i)}: device memory given; the "
                                 "CPU reference needs a NumPy array")
             if not isinstance(value, np.ndarray):
                 raise TypeError(f"{self._where(i)}: expected a NumPy array, "
                                 f"got {type(value).__name__}")
-            self._check_memref(i, info, value.shape, value.dtype,
-                               value.flags["C_CONTIGUOUS"])
-            if info.access & _WRITE and not value.flags["WRITEABLE"]:
-                raise ValueError(f"{self._where(i)}: the function writes it, "
-                                 "but the array is read-only")
-            descriptor = _descriptor(value.ctypes.data, value.shape)
-            keep.append(descriptor)
-            pointers[i] = ctypes.addressof(descriptor)
+            self._check_host(i, info, value)
+            return value.ctypes.data, value.shape
+
+        pointers, keep = self._pack(args, host)
         self._reference(pointers)
+        del keep
 
     def __call__(self, *args):
         """Runs on the GPU: NumPy arrays are copied in and, where written,
@@ -182,58 +196,46 @@ class Entry:
         device finishes first, and the call returns when the kernels have."""
         self._check_count(args)
         runtime = self._bundle._runtime()
-        keep, copies, allocations = [], [], []
-        pointers = (ctypes.c_void_p * len(args))()
+        copies, allocations = [], []
+
+        def on_device(i, info, value):
+            if hasattr(value, "__cuda_array_interface__"):
+                device = _DeviceArray(value)
+                self._check_memref(i, info, device.shape, device.dtype,
+                                   device.contiguous)
+                if info.paddedTo and info.rank == 1 and \
+                        device.shape[0] % info.paddedTo:
+                    raise ValueError(
+                        f"{self._where(i)}: its allocation must reach a "
+                        f"multiple of {info.paddedTo} elements "
+                        "(threadbind.padded_to); pass an array of such a "
+                        "length, or a NumPy array")
+                return device.pointer, device.shape
+            if not isinstance(value, np.ndarray):
+                raise TypeError(
+                    f"{self._where(i)}: expected a NumPy array or an object "
+                    "with __cuda_array_interface__, got "
+                    f"{type(value).__name__}")
+            self._check_host(i, info, value)
+            nbytes = value.nbytes
+            if info.paddedTo and info.rank == 1:
+                padded = -(-value.shape[0] // info.paddedTo) * info.paddedTo
+                nbytes = padded * value.itemsize
+            pointer = runtime.malloc(max(nbytes, 1))
+            allocations.append(pointer)
+            runtime.copy_to_device(pointer, value, value.nbytes)
+            if info.access & _WRITE:
+                copies.append((value, pointer))
+            return pointer, value.shape
+
         try:
-            for i, (info, value) in enumerate(zip(self._arguments, args)):
-                if not info.isMemRef:
-                    scalar = self._scalar(i, info, value)
-                    keep.append(scalar)
-                    pointers[i] = ctypes.addressof(scalar)
-                    continue
-                if hasattr(value, "__cuda_array_interface__"):
-                    device = _DeviceArray(value)
-                    self._check_memref(i, info, device.shape, device.dtype,
-                                       device.contiguous)
-                    if info.paddedTo and info.rank == 1 and \
-                            device.shape[0] % info.paddedTo:
-                        raise ValueError(
-                            f"{self._where(i)}: its allocation must reach a "
-                            f"multiple of {info.paddedTo} elements "
-                            "(threadbind.padded_to); pass an array of such "
-                            "a length, or a NumPy array")
-                    pointer, shape = device.pointer, device.shape
-                elif isinstance(value, np.ndarray):
-                    self._check_memref(i, info, value.shape, value.dtype,
-                                       value.flags["C_CONTIGUOUS"])
-                    if info.access & _WRITE and not value.flags["WRITEABLE"]:
-                        raise ValueError(f"{self._where(i)}: the function "
-                                         "writes it, but the array is "
-                                         "read-only")
-                    nbytes = value.nbytes
-                    if info.paddedTo and info.rank == 1:
-                        padded = -(-value.shape[0] // info.paddedTo) * \
-                            info.paddedTo
-                        nbytes = padded * value.itemsize
-                    pointer = runtime.malloc(max(nbytes, 1))
-                    allocations.append(pointer)
-                    runtime.copy_to_device(pointer, value, value.nbytes)
-                    if info.access & _WRITE:
-                        copies.append((value, pointer))
-                    shape = value.shape
-                else:
-                    raise TypeError(
-                        f"{self._where(i)}: expected a NumPy array or an "
-                        "object with __cuda_array_interface__, got "
-                        f"{type(value).__name__}")
-                descriptor = _descriptor(pointer, shape)
-                keep.append(descriptor)
-                pointers[i] = ctypes.addressof(descriptor)
+            pointers, keep = self._pack(args, on_device)
             runtime.synchronize()
             self._gpu(pointers)
             runtime.synchronize()
             for array, pointer in copies:
                 runtime.copy_to_host(array, pointer, array.nbytes)
+            del keep
         finally:
             for pointer in allocations:
                 runtime.free(pointer)

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/KernelRewriting.h"
+#include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -72,9 +73,10 @@ struct WideningPlan {
   SmallVector<WideAccess> loads, stores;
   /// Elements a vector.
   unsigned width = 0;
-  /// Whether the loop is alone in its launch and the host may size the
-  /// grid for its vectors.
-  bool ownsGrid = false;
+  /// Where the host may size the launch's grid for the loop's vectors: the
+  /// loop itself, alone in its launch, or the grid-stride row loop it is
+  /// alone in; null where it may not.
+  Operation *gridOwner = nullptr;
   std::string whyNot;
 };
 
@@ -104,46 +106,46 @@ bool matchLaneStart(Value v, Value lane, scf::ForOp loop, Value &rest) {
   return false;
 }
 
-/// Whether `loop` is one of the two lane loops the mapping emits along x.
-std::optional<LaneLoop> matchLaneLoop(scf::ForOp loop, gpu::LaunchOp launch) {
-  Value bx = launch.getBlockIds().x, tx = launch.getThreadIds().x;
-  Value bdx = launch.getBlockSize().x, gdx = launch.getGridSize().x;
-  Value step = loop.getStep(), lb = loop.getLowerBound();
-  LaneLoop lanes{loop, Value(), Value()};
-  if (isProduct(step, gdx, bdx)) {
-    // Grid-stride: the lane is the global thread index.
-    Value global;
-    auto add = [&](Value v) -> Value {
-      auto a = v.getDefiningOp<arith::AddIOp>();
-      if (!a)
-        return {};
-      if (isProduct(a.getLhs(), bx, bdx) && a.getRhs() == tx)
-        return v;
-      if (isProduct(a.getRhs(), bx, bdx) && a.getLhs() == tx)
-        return v;
-      return {};
-    };
-    if ((global = add(lb))) {
-      lanes.lane = global;
-      return lanes;
-    }
-    auto outer = lb.getDefiningOp<arith::AddIOp>();
-    if (!outer)
-      return std::nullopt;
-    for (auto [mine, other] : {std::pair(outer.getLhs(), outer.getRhs()),
-                               std::pair(outer.getRhs(), outer.getLhs())}) {
-      if ((global = add(mine)) && loop.isDefinedOutsideOfLoop(other)) {
-        lanes.lane = global;
-        lanes.base = other;
-        return lanes;
-      }
-    }
+/// Whether `loop` is a grid-stride loop along launch dimension `dim` (0 for
+/// x, 1 for y): from [base +] blockIdx * blockDim + threadIdx by
+/// gridDim * blockDim.
+std::optional<LaneLoop> matchGridStride(scf::ForOp loop, gpu::LaunchOp launch,
+                                        unsigned dim) {
+  auto pick = [&](const gpu::KernelDim3 &v) { return dim == 0 ? v.x : v.y; };
+  Value b = pick(launch.getBlockIds()), t = pick(launch.getThreadIds());
+  Value bd = pick(launch.getBlockSize()), gd = pick(launch.getGridSize());
+  if (!isProduct(loop.getStep(), gd, bd))
     return std::nullopt;
+  auto global = [&](Value v) -> Value {
+    auto a = v.getDefiningOp<arith::AddIOp>();
+    if (a && ((isProduct(a.getLhs(), b, bd) && a.getRhs() == t) ||
+              (isProduct(a.getRhs(), b, bd) && a.getLhs() == t)))
+      return v;
+    return {};
+  };
+  Value lb = loop.getLowerBound();
+  if (Value lane = global(lb))
+    return LaneLoop{loop, Value(), lane};
+  auto outer = lb.getDefiningOp<arith::AddIOp>();
+  if (!outer)
+    return std::nullopt;
+  for (auto [mine, other] : {std::pair(outer.getLhs(), outer.getRhs()),
+                             std::pair(outer.getRhs(), outer.getLhs())}) {
+    if (Value lane = global(mine); lane && loop.isDefinedOutsideOfLoop(other))
+      return LaneLoop{loop, other, lane};
   }
-  if (step == bdx && matchLaneStart(lb, tx, loop, lanes.base)) {
-    lanes.lane = tx;
+  return std::nullopt;
+}
+
+/// Whether `loop` is one of the two lane loops the mapping emits along x:
+/// grid-stride, or a block's lanes (from threadIdx.x by blockDim.x).
+std::optional<LaneLoop> matchLaneLoop(scf::ForOp loop, gpu::LaunchOp launch) {
+  if (std::optional<LaneLoop> lanes = matchGridStride(loop, launch, 0))
     return lanes;
-  }
+  LaneLoop lanes{loop, Value(), launch.getThreadIds().x};
+  if (loop.getStep() == launch.getBlockSize().x &&
+      matchLaneStart(loop.getLowerBound(), lanes.lane, loop, lanes.base))
+    return lanes;
   return std::nullopt;
 }
 
@@ -209,25 +211,37 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch) {
   return false;
 }
 
-/// Whether `lanes.loop` is alone in a grid-stride launch whose grid the
-/// host can size for the loop's vectors: the launch's only loop, a
-/// grid-stride one, with bounds the host knows.
-bool ownsGrid(const LaneLoop &lanes, gpu::LaunchOp launch) {
+/// Whether the launch's grid can be sized for the widened loop `lanes`:
+/// the launch is grid-stride, and the loop is its only loop (returns the
+/// loop) or its only loop's only loop, a grid-stride loop over rows along y
+/// (returns that row loop), with every bound on the host. Null otherwise.
+Operation *gridOwner(const LaneLoop &lanes, gpu::LaunchOp launch) {
   scf::ForOp loop = lanes.loop;
   auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
   if (!policy || policy.getValue() != "grid-stride" ||
-      loop->getParentOp() != launch.getOperation() ||
       lanes.lane == launch.getThreadIds().x)
-    return false;
+    return nullptr;
   auto onHost = [&](Value v) {
     return !v || !launch.getBody().isAncestor(v.getParentRegion());
   };
+  auto onlyLoopIn = [](Block &block, Operation *loop) {
+    return llvm::all_of(block, [&](Operation &op) {
+      return &op == loop || op.getNumRegions() == 0;
+    });
+  };
   if (!onHost(loop.getUpperBound()) || !onHost(lanes.base))
-    return false;
-  for (Operation &op : launch.getBody().front())
-    if (&op != loop.getOperation() && op.getNumRegions() != 0)
-      return false;
-  return true;
+    return nullptr;
+  Block &body = launch.getBody().front();
+  if (loop->getParentOp() == launch.getOperation())
+    return onlyLoopIn(body, loop) ? loop.getOperation() : nullptr;
+  auto rows = dyn_cast<scf::ForOp>(loop->getParentOp());
+  if (!rows || rows->getParentOp() != launch.getOperation() ||
+      !onlyLoopIn(body, rows) || !onlyLoopIn(*rows.getBody(), loop))
+    return nullptr;
+  std::optional<LaneLoop> rowLanes = matchGridStride(rows, launch, 1);
+  if (!rowLanes || !onHost(rows.getUpperBound()) || !onHost(rowLanes->base))
+    return nullptr;
+  return rows.getOperation();
 }
 
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
@@ -240,8 +254,8 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
     plan.whyNot = "the loop carries values";
     return plan;
   }
-  plan.ownsGrid = ownsGrid(lanes, launch);
-  if (!plan.ownsGrid && !nestedLoops) {
+  plan.gridOwner = gridOwner(lanes, launch);
+  if (plan.gridOwner != loop.getOperation() && !nestedLoops) {
     plan.whyNot = "its threads along x also run other loops or rows, and "
                   "the grid is sized for one element a thread, so most of "
                   "them would have no vector to take (nested-loops widens "
@@ -462,33 +476,58 @@ void Widener::emitVectorBody(Value vector) {
 }
 
 /// A grid-stride launch is sized for one element a thread: a widened loop
-/// needs a width's fewer threads, and below the resident grid the surplus
-/// blocks only find no work. Where the loop owns its launch's grid, the
-/// grid shrinks to what the vectors need; a grid-stride loop is right with
+/// needs a width's fewer threads along x, and below the resident grid the
+/// surplus blocks only find no work. Where the host may size the grid, x
+/// shrinks to what the vectors need; in a 2-D launch, y gets the blocks x
+/// gave up, as far as the rows need them. A grid-stride loop is right with
 /// any grid.
 void Widener::shrinkGrid() {
-  if (!plan.ownsGrid)
+  if (!plan.gridOwner)
     return;
   gpu::LaunchOp launch = plan.launch;
   scf::ForOp loop = plan.lanes.loop;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(launch);
-  Value count = rewriter.createOrFold<arith::MaxSIOp>(
-      loc,
-      rewriter.createOrFold<arith::SubIOp>(loc, loop.getUpperBound(),
-                                           start()),
-      cst(0));
-  Value vectors =
-      arith::CeilDivUIOp::create(rewriter, loc, count, cst(plan.width));
-  Value blocks = arith::MaxUIOp::create(
-      rewriter, loc,
-      arith::CeilDivUIOp::create(rewriter, loc, vectors,
-                                 launch.getBlockSizeX()),
-      cst(1));
-  Value grid =
-      arith::MinUIOp::create(rewriter, loc, launch.getGridSizeX(), blocks);
+  auto ceilDiv = [&](Value a, Value b) -> Value {
+    return arith::CeilDivUIOp::create(rewriter, loc, a, b);
+  };
+  auto atLeastOne = [&](Value v) -> Value {
+    return arith::MaxUIOp::create(rewriter, loc, v, cst(1));
+  };
+  auto extent = [&](Value ub, Value base) -> Value {
+    return rewriter.createOrFold<arith::MaxSIOp>(
+        loc,
+        base ? rewriter.createOrFold<arith::SubIOp>(loc, ub, base) : ub,
+        cst(0));
+  };
+  Value vectors = ceilDiv(extent(loop.getUpperBound(), plan.lanes.base),
+                          cst(plan.width));
+  Value oldX = launch.getGridSizeX();
+  Value newX = arith::MinUIOp::create(
+      rewriter, loc, oldX,
+      atLeastOne(ceilDiv(vectors, launch.getBlockSizeX())));
   rewriter.modifyOpInPlace(
-      launch, [&] { launch.getGridSizeXMutable().assign(grid); });
+      launch, [&] { launch.getGridSizeXMutable().assign(newX); });
+  auto rows = dyn_cast<scf::ForOp>(plan.gridOwner);
+  if (!rows || rows == loop)
+    return;
+  // As many blocks in all as before, and no more rows of blocks than the
+  // rows need (or y allows).
+  std::optional<LaneLoop> rowLanes = matchGridStride(rows, launch, 1);
+  Value oldY = launch.getGridSizeY();
+  Value total = arith::MulIOp::create(rewriter, loc, oldX, oldY);
+  Value neededY = atLeastOne(ceilDiv(
+      extent(rows.getUpperBound(), rowLanes->base), launch.getBlockSizeY()));
+  Value newY = arith::MinUIOp::create(
+      rewriter, loc,
+      arith::MinUIOp::create(
+          rewriter, loc,
+          atLeastOne(arith::DivUIOp::create(rewriter, loc, total, newX)),
+          neededY),
+      cst(GpuLimits::kMaxGridDim[1]));
+  newY = arith::MaxUIOp::create(rewriter, loc, newY, oldY);
+  rewriter.modifyOpInPlace(
+      launch, [&] { launch.getGridSizeYMutable().assign(newY); });
 }
 
 void Widener::run() {

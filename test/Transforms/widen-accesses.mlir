@@ -186,3 +186,34 @@ func.func @int_to_double(%a: memref<?xi64>, %b: memref<?xf64>) {
   }
   return
 }
+
+// -----
+
+// Rows of a 2-D grid-stride launch: by default the column loop stays
+// scalar; with nested-loops it is widened, x shrinks to the vectors a row
+// needs, and y takes the blocks x gave up.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=nested-loops -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ROWS
+// ROWS-LABEL: func.func @rows2d
+// ROWS: %[[VECS:.*]] = arith.ceildivui %{{.*}}, %c4 : index
+// ROWS-NEXT: %[[XB:.*]] = arith.ceildivui %[[VECS]], %c32 : index
+// ROWS-NEXT: %[[XB1:.*]] = arith.maxui %[[XB]], %c1 : index
+// ROWS-NEXT: %[[X:.*]] = arith.minui %[[OLDX:.*]], %[[XB1]] : index
+// ROWS-NEXT: %[[TOTAL:.*]] = arith.muli %[[OLDX]], %[[OLDY:.*]] : index
+// ROWS-NEXT: arith.divui %[[TOTAL]], %[[X]] : index
+// ROWS: %[[Y:.*]] = arith.maxui %{{.*}}, %[[OLDY]] : index
+// ROWS-NEXT: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[X]], %{{.*}} = %[[Y]], %{{.*}} = %c1)
+// ROWS: vector.load {{.*}} : memref<?x?xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @rows2d
+// CHECK-NOT: vector.load
+func.func @rows2d(%a: memref<?x?xf32>, %b: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{not widened: its threads along x also run other loops or rows}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<?x?xf32>
+    memref.store %x, %b[%i, %j] : memref<?x?xf32>
+  }
+  return
+}

@@ -462,7 +462,13 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     a vector: on an H200 an 8192x8192 add took 1.54 times the hand-written
     float4 kernel's time widened (2026-11-23), where the scalar loop had
     taken 1.15 times it (2026-11-22).
-    Such loops are widened only with `nested-loops`.
+    Such loops are widened only with `nested-loops`. Then, where the loop is
+    the only loop of a grid-stride loop over rows along y, itself the
+    launch's only loop, and every bound is on the host, x shrinks to the
+    blocks a row's vectors need and y takes the blocks x gave up, as far as
+    the rows need them (the same number in all); elsewhere the grid stays.
+    The rebalanced 2-D grid has not been timed on a GPU yet, so it is not
+    the default.
 
     Anything else is left as it was; with `remarks`, each loop says whether
     it was widened, and if not, why.

@@ -140,6 +140,7 @@ void threadbind::buildKernelOptimizationStage(
     WidenAccessesPassOptions widen;
     widen.vectorBytes = options.vectorBytes;
     widen.unroll = options.widenUnroll;
+    widen.nestedLoops = options.widenNested;
     widen.emitRemarks = options.remarks;
     pm.addPass(createWidenAccessesPass(widen));
   }

@@ -136,6 +136,12 @@ cl::opt<unsigned> widenUnroll(
     "widen-unroll",
     cl::desc("Vectors each thread of a widened loop handles an iteration"),
     cl::init(1), cl::cat(category));
+cl::opt<bool> widenNested(
+    "widen-nested-loops",
+    cl::desc("Also widen thread loops nested in other loops (2-D rows), "
+             "giving a 2-D grid's spare x blocks to its rows; off by default "
+             "until timed"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> fpContract(
     "fp-contract",
     cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
@@ -296,7 +302,7 @@ static void buildMapAndOptimize(PassManager &pm, int64_t threads,
                 {reductionUnroll, reductionCrossBlock, reductionWarpRows,
                  vectorBytes});
   buildKernelOptimizationStage(pm, {tail, unswitch, predicate, withRemarks,
-                                    vectorBytes, widenUnroll});
+                                    vectorBytes, widenUnroll, widenNested});
 }
 
 /// --threads-per-block=auto: compiles a copy of `module` with 256 threads

@@ -89,6 +89,8 @@ struct KernelOptimizationOptions {
   unsigned vectorBytes = 16;
   /// Vectors a thread handles an iteration in widened loops.
   unsigned widenUnroll = 1;
+  /// Also widen thread loops nested in other loops (2-D rows).
+  bool widenNested = false;
 };
 
 /// Options of `threadbind-to-ptx`: the mapping options plus the target.
@@ -133,9 +135,15 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
       llvm::cl::desc("Vectors a thread handles an iteration in widened "
                      "loops"),
       llvm::cl::init(1)};
+  Option<bool> widenNested{
+      *this, "widen-nested-loops",
+      llvm::cl::desc("Also widen thread loops nested in other loops (2-D "
+                     "rows), rebalancing the grid where it can"),
+      llvm::cl::init(false)};
   /// The kernel optimisation stage as these options choose it.
   KernelOptimizationOptions toKernelOptimizationOptions() const {
-    return {tail, unswitch, predicate, remarks, vectorBytes, widenUnroll};
+    return {tail,        unswitch,   predicate, remarks,
+            vectorBytes, widenUnroll, widenNested};
   }
   Option<bool> fpContract{
       *this, "fp-contract",

@@ -9,6 +9,8 @@
 // RUN: threadbind-compile %s --vector-bytes=0 -o %t/scalar.ptx
 // RUN: FileCheck %s --check-prefix=SCALAR < %t/scalar.ptx
 // RUN: threadbind-compile %s --widen-unroll=4 --emit cubin -o %t/unroll.cubin
+// RUN: threadbind-compile %s --widen-nested-loops -o %t/nested.ptx
+// RUN: FileCheck %s --check-prefix=NESTED < %t/nested.ptx
 // RUN: not threadbind-compile %s --vector-bytes=12 -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/bad.ptx
 
@@ -26,6 +28,13 @@
 // CHECK: ld.global.v2.b64
 // CHECK: ld.global.v2.b64
 // CHECK: st.global.v2.b64
+
+// The 2-D rows stay scalar unless nested loops are asked for.
+// CHECK-LABEL: .entry rows_kernel(
+// CHECK-NOT: .v4.
+// NESTED-LABEL: .entry rows_kernel(
+// NESTED: ld.global.v4.b32
+// NESTED: st.global.v4.b32
 
 // SCALAR-NOT: .v2.
 // SCALAR-NOT: .v4.
@@ -81,6 +90,19 @@ func.func @axpy_f64(%x: memref<?xf64>, %y: memref<?xf64>, %a: f64) {
     %p = arith.mulf %v, %a : f64
     %r = arith.addf %p, %w : f64
     memref.store %r, %y[%i] : memref<?xf64>
+  }
+  return
+}
+
+func.func @rows(%a: memref<?x?xf32>, %b: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<?x?xf32>
+    %y = arith.negf %x : f32
+    memref.store %y, %b[%i, %j] : memref<?x?xf32>
   }
   return
 }

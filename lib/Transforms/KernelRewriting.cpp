@@ -74,9 +74,12 @@ scf::IfOp threadbind::versionOnCondition(
     rewriter.setInsertionPointToEnd(block);
     IRMapping mapping;
     Operation *copy = rewriter.clone(*op, mapping);
-    adjust(mapping, thenSide);
-    rewriter.setInsertionPointToEnd(block);
+    // The yield goes in first: `adjust` may replace the copy itself (when
+    // `op` is the branch being resolved), and the yield's operands then
+    // follow the replacement instead of pointing at an erased op.
     scf::YieldOp::create(rewriter, loc, copy->getResults());
+    rewriter.setInsertionPoint(block->getTerminator());
+    adjust(mapping, thenSide);
   }
   rewriter.replaceOp(op, versions.getResults());
   return versions;

@@ -77,3 +77,8 @@ config.substitutions.append(
      " | sed -e 's/base@ = 0x[0-9a-f]*//'".format(
          os.path.join(config.mlir_lib_dir, "libmlir_runner_utils" + shlib),
          os.path.join(config.mlir_lib_dir, "libmlir_c_runner_utils" + shlib))))
+
+# A sanitized build: its libraries cannot be loaded into programs built
+# without the sanitizer runtime.
+if getattr(config, "threadbind_sanitizers", ""):
+    config.available_features.add("sanitizers")

@@ -1,4 +1,6 @@
 // Debian's own mlir-opt loads the ThreadBind plugin and runs its passes.
+// (Not in a sanitized build: mlir-opt has no sanitizer runtime to load it.)
+// UNSUPPORTED: sanitizers
 // RUN: mlir-opt --load-pass-plugin=%threadbind_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' | FileCheck %s
 // RUN: mlir-opt --load-pass-plugin=%threadbind_plugin --help | FileCheck %s --check-prefix=HELP
 // RUN: not mlir-opt %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN

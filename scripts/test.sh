@@ -36,6 +36,16 @@ py_passed=$(pytest_count passed)
 py_failed=$(( $(pytest_count failed) + $(pytest_count error) ))
 py_skipped=$(pytest_count skipped)
 
+echo "==> differential fuzzing, a bounded batch (fuzz/loopnest_fuzz.py)"
+fuzz_cases=${THREADBIND_FUZZ_CASES:-60}
+if /usr/bin/python3 "$THREADBIND_ROOT/fuzz/loopnest_fuzz.py" \
+    --cases "$fuzz_cases" --seed 1 --jobs "$(nproc)"; then
+  fuzz_failed=0
+else
+  fuzz_failed=1
+  status=1
+fi
+
 count() { # count FILE REGEX: the number after the first match, or 0
   sed -n -E "s/$2/\1/p" "$1" | head -n 1 | grep . || echo 0
 }
@@ -48,12 +58,13 @@ if ((lit_passed + ctest_total == 0)); then
   echo "no test ran" >&2
   status=1
 fi
-passed=$((lit_passed + ctest_total - ctest_failed + py_passed))
-failed=$((lit_failed + ctest_failed + py_failed))
+passed=$((lit_passed + ctest_total - ctest_failed + py_passed + 1 - fuzz_failed))
+failed=$((lit_failed + ctest_failed + py_failed + fuzz_failed))
 echo
 echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped unsupported"
 echo "unit: $((ctest_total - ctest_failed)) passed, $ctest_failed failed"
 echo "python: $py_passed passed, $py_failed failed, $py_skipped skipped"
+echo "fuzz: $fuzz_cases cases, $([[ $fuzz_failed == 0 ]] && echo "all matched" || echo "FAILED (fuzz/failures)")"
 echo "summary: $passed passed, $failed failed, $((lit_skipped + py_skipped)) skipped"
 if ((failed != 0)); then status=1; fi
 exit $status

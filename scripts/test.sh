@@ -46,6 +46,19 @@ else
   status=1
 fi
 
+# The same suites under ASan and UBSan, in their own build tree (about 20
+# minutes on two cores): CI asks for it with THREADBIND_TEST_SANITIZERS=1.
+sanitizers_failed=0
+sanitizers_ran=0
+if [[ ${THREADBIND_TEST_SANITIZERS:-0} == 1 ]]; then
+  echo "==> the suites under sanitizers (scripts/test-sanitizers.sh)"
+  sanitizers_ran=1
+  bash "$THREADBIND_ROOT/scripts/test-sanitizers.sh" || {
+    sanitizers_failed=1
+    status=1
+  }
+fi
+
 count() { # count FILE REGEX: the number after the first match, or 0
   sed -n -E "s/$2/\1/p" "$1" | head -n 1 | grep . || echo 0
 }
@@ -58,13 +71,17 @@ if ((lit_passed + ctest_total == 0)); then
   echo "no test ran" >&2
   status=1
 fi
-passed=$((lit_passed + ctest_total - ctest_failed + py_passed + 1 - fuzz_failed))
-failed=$((lit_failed + ctest_failed + py_failed + fuzz_failed))
+passed=$((lit_passed + ctest_total - ctest_failed + py_passed + 1 - fuzz_failed +
+  sanitizers_ran - sanitizers_failed))
+failed=$((lit_failed + ctest_failed + py_failed + fuzz_failed + sanitizers_failed))
 echo
 echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped unsupported"
 echo "unit: $((ctest_total - ctest_failed)) passed, $ctest_failed failed"
 echo "python: $py_passed passed, $py_failed failed, $py_skipped skipped"
 echo "fuzz: $fuzz_cases cases, $([[ $fuzz_failed == 0 ]] && echo "all matched" || echo "FAILED (fuzz/failures)")"
+if ((sanitizers_ran)); then
+  echo "sanitizers: $([[ $sanitizers_failed == 0 ]] && echo "lit and unit tests clean" || echo FAILED)"
+fi
 echo "summary: $passed passed, $failed failed, $((lit_skipped + py_skipped)) skipped"
 if ((failed != 0)); then status=1; fi
 exit $status

@@ -33,6 +33,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::threadbind {
 #define GEN_PASS_DEF_WIDENACCESSESPASS
@@ -155,7 +156,8 @@ std::optional<WideAccess> matchWideAccess(Operation *op, Value memref,
                                           ValueRange indices,
                                           scf::ForOp loop) {
   auto type = cast<MemRefType>(memref.getType());
-  if (type.getRank() == 0 || !type.isLastDimUnitStride())
+  if (type.getRank() == 0 || !type.isLastDimUnitStride() ||
+      !loop.isDefinedOutsideOfLoop(memref))
     return std::nullopt;
   Type element = type.getElementType();
   if (!isa<IntegerType, FloatType>(element))
@@ -190,9 +192,11 @@ bool onlyReads(Operation *op) {
 }
 
 /// Whether `value` can be computed differently by two threads that share a
-/// lane loop along x: it depends on blockIdx.x or threadIdx.x.
-bool dependsOnLaneIds(Value value, gpu::LaunchOp launch) {
-  Value bx = launch.getBlockIds().x, tx = launch.getThreadIds().x;
+/// lane loop along x: it depends on threadIdx.x, or for a grid-stride loop
+/// (whose lanes span blocks) on blockIdx.x.
+bool dependsOnLaneIds(Value value, gpu::LaunchOp launch, bool blockLanes) {
+  Value bx = blockLanes ? Value() : launch.getBlockIds().x;
+  Value tx = launch.getThreadIds().x;
   if (value == bx || value == tx)
     return true;
   BackwardSliceOptions options;
@@ -206,7 +210,7 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch) {
     (void)getBackwardSlice(def, &slice, options);
   for (Operation *op : slice)
     for (Value operand : op->getOperands())
-      if (operand == bx || operand == tx)
+      if (operand == tx || (bx && operand == bx))
         return true;
   return false;
 }
@@ -323,22 +327,49 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
   }
   // The alignment check must come out the same for every thread that
   // shares the loop, or they would split the range differently.
+  bool blockLanes = lanes.lane == launch.getThreadIds().x;
   auto laneDependent = [&](const WideAccess &a) {
-    if (a.offset && dependsOnLaneIds(a.offset, launch))
+    if (a.offset && dependsOnLaneIds(a.offset, launch, blockLanes))
       return true;
-    if (dependsOnLaneIds(a.memref, launch))
+    if (dependsOnLaneIds(a.memref, launch, blockLanes))
       return true;
     return llvm::any_of(a.outerIndices, [&](Value index) {
-      return dependsOnLaneIds(index, launch);
+      return dependsOnLaneIds(index, launch, blockLanes);
     });
   };
   if (llvm::any_of(plan.loads, laneDependent) ||
       llvm::any_of(plan.stores, laneDependent) ||
-      (lanes.base && dependsOnLaneIds(lanes.base, launch))) {
+      (lanes.base && dependsOnLaneIds(lanes.base, launch, blockLanes))) {
     plan.whyNot = "where an access starts depends on threadIdx.x or "
                   "blockIdx.x, so threads sharing the loop could disagree "
                   "on its alignment";
     return plan;
+  }
+  // Widening hands a thread its neighbours' elements, so every thread of
+  // the original partition must reach this loop: no enclosing branch may
+  // tell them apart.
+  for (Operation *parent = loop->getParentOp(); parent != launch;
+       parent = parent->getParentOp()) {
+    bool laneDependentControl =
+        TypeSwitch<Operation *, bool>(parent)
+            .Case([&](scf::IfOp branch) {
+              return dependsOnLaneIds(branch.getCondition(), launch,
+                                      blockLanes);
+            })
+            .Case([&](scf::ForOp outer) {
+              return llvm::any_of(outer.getOperands(), [&](Value v) {
+                return dependsOnLaneIds(v, launch, blockLanes);
+              });
+            })
+            .Default([](Operation *) { return true; });
+    if (laneDependentControl) {
+      plan.whyNot = ("it runs under '" + parent->getName().getStringRef() +
+                     "', whose control may differ between threads along "
+                     "x, and widening hands a thread its neighbours' "
+                     "elements")
+                        .str();
+      return plan;
+    }
   }
   return plan;
 }

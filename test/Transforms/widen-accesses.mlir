@@ -217,3 +217,34 @@ func.func @rows2d(%a: memref<?x?xf32>, %b: memref<?x?xf32>) {
   }
   return
 }
+
+// -----
+
+// A grid-stride loop that only some threads reach: widened, a thread would
+// take elements that belong to threads on the other side of the branch.
+// RUN: threadbind-opt %s -threadbind-widen-accesses="remarks nested-loops" -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=BRANCH
+// BRANCH: remark: not widened: it runs under 'scf.if', whose control may differ between threads along x, and widening hands a thread its neighbours' elements
+// CHECK-LABEL: func.func @some_threads
+// CHECK-NOT: vector.load
+func.func @some_threads(%a: memref<?xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c64 = arith.constant 64 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c64, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %first = arith.muli %bx, %sx : index
+    %lane = arith.addi %first, %tx : index
+    %stride = arith.muli %gx, %sx : index
+    %low = arith.cmpi ult, %tx, %c5 : index
+    scf.if %low {
+      // expected-remark @below {{not widened: its threads along x also run other loops or rows}}
+      scf.for %i = %lane to %n step %stride {
+        %v = memref.load %a[%i] : memref<?xf32>
+        %w = arith.addf %v, %v : f32
+        memref.store %w, %a[%i] : memref<?xf32>
+      }
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -48,6 +48,8 @@
 // WIDE: vector.store {{.*}} vector<2xf64>
 // WIDE-LABEL: func.func @rows
 // WIDE: vector.load {{.*}} : memref<?x?xf32>, vector<4xf32>
+// WIDE-LABEL: func.func @rows_nested
+// WIDE: vector.load {{.*}} : memref<?x?xf32>, vector<4xf32>
 
 !v32 = memref<?xf32, strided<[1], offset: ?>>
 !v16 = memref<?xf16, strided<[1], offset: ?>>
@@ -177,6 +179,28 @@ func.func @rows(%m: memref<?x?xf32>) {
     %p = arith.mulf %v, %three : f32
     %q = arith.addf %p, %jf : f32
     memref.store %q, %m[%i, %j] : memref<?x?xf32>
+  }
+  return
+}
+
+// The same as nested loops, which the mapping gives a block a row: the
+// widened loop is the block's lanes over the row.
+func.func @rows_nested(%m: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %three = arith.constant 3.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    scf.parallel (%j) = (%c0) to (%c) step (%c1) {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      %ji = arith.index_cast %j : index to i32
+      %jf = arith.sitofp %ji : i32 to f32
+      %p = arith.mulf %v, %three : f32
+      %q = arith.addf %p, %jf : f32
+      memref.store %q, %m[%i, %j] : memref<?x?xf32>
+    }
+    scf.reduce
   }
   return
 }
@@ -341,6 +365,8 @@ func.func @rows_of(%r: index, %c: index) {
   }
   call @rows(%m) : (memref<?x?xf32>) -> ()
   %u = memref.cast %m : memref<?x?xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  call @rows_nested(%m) : (memref<?x?xf32>) -> ()
   call @printMemrefF32(%u) : (memref<*xf32>) -> ()
   return
 }

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -83,4 +84,39 @@ scf::IfOp threadbind::versionOnCondition(
   }
   rewriter.replaceOp(op, versions.getResults());
   return versions;
+}
+
+bool threadbind::isVectorElementType(Type type) {
+  if (!isa<IntegerType, FloatType>(type))
+    return false;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits >= 8 && bits <= 64 && llvm::isPowerOf2_32(bits);
+}
+
+Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
+                                  Value memref, ValueRange outerIndices,
+                                  Value first, uint64_t alignment) {
+  auto add = [&](Value a, Value b) {
+    return builder.createOrFold<arith::AddIOp>(loc, a, b);
+  };
+  auto mul = [&](Value a, Value b) {
+    return builder.createOrFold<arith::MulIOp>(loc, a, b);
+  };
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  Value element = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip(outerIndices, metadata.getStrides()))
+    element = add(element, mul(index, stride));
+  element = add(element, first);
+  unsigned bytes =
+      cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value address =
+      add(memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref),
+          mul(element, cst(bytes)));
+  Value misalignment =
+      arith::RemUIOp::create(builder, loc, address, cst(alignment));
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                               misalignment, cst(0));
 }

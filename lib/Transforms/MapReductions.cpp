@@ -486,11 +486,9 @@ planWideLoads(scf::ParallelOp loop, const IRMapping &mapping,
       continue;
     MemRefType type = load.getMemRefType();
     Type element = type.getElementType();
-    if (!type.isLastDimUnitStride() || !isa<IntegerType, FloatType>(element))
+    if (!type.isLastDimUnitStride() || !isVectorElementType(element))
       continue;
     unsigned bits = element.getIntOrFloatBitWidth();
-    if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
-      continue;
     WideLoad wide{load, mapping.lookupOrDefault(load.getMemRef()), {},
                   element};
     bool invariant = loop.isDefinedOutsideOfLoop(load.getMemRef());
@@ -559,21 +557,9 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
   // vector's size.
   Value aligned;
   for (const WideLoad &wide : loads) {
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, wide.memref);
-    Value element = metadata.getOffset();
-    for (auto [index, stride] :
-         llvm::zip(wide.outerIndices, metadata.getStrides()))
-      element = add(element, mul(index, stride));
-    element = add(element, lb);
     int64_t bytes = wide.element.getIntOrFloatBitWidth() / 8;
-    Value address = add(memref::ExtractAlignedPointerAsIndexOp::create(
-                            rewriter, loc, wide.memref),
-                        mul(element, cst(bytes)));
-    Value ok = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rewriter, loc, address, cst(bytes * width)),
-        cst(0));
+    Value ok = createIsAligned(rewriter, loc, wide.memref, wide.outerIndices,
+                               lb, bytes * width);
     aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok) : ok;
   }
 

@@ -160,10 +160,7 @@ std::optional<WideAccess> matchWideAccess(Operation *op, Value memref,
       !loop.isDefinedOutsideOfLoop(memref))
     return std::nullopt;
   Type element = type.getElementType();
-  if (!isa<IntegerType, FloatType>(element))
-    return std::nullopt;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  if (bits < 8 || bits > 64 || !llvm::isPowerOf2_32(bits))
+  if (!isVectorElementType(element))
     return std::nullopt;
   WideAccess access{op, memref, Value(), {}, element};
   for (Value index : indices.drop_back()) {
@@ -408,7 +405,6 @@ private:
     return plan.width * access.elementType.getIntOrFloatBitWidth() / 8;
   }
 
-  Value isAligned(const WideAccess &access);
   Value allAligned();
   /// One vector iteration of the body at vector index `vector`.
   void emitVectorBody(Value vector);
@@ -422,33 +418,16 @@ private:
   Location loc;
 };
 
-Value Widener::isAligned(const WideAccess &access) {
-  // Byte address of the access's first element for this loop instance:
-  // pointer + (offset + sum(index * stride) + start + access offset) * size.
-  auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                           access.memref);
-  Value element = metadata.getOffset();
-  ValueRange strides = metadata.getStrides();
-  for (auto [index, stride] : llvm::zip(access.outerIndices, strides))
-    element = add(element, mul(index, stride));
-  element = add(element, start());
-  if (access.offset)
-    element = add(element, access.offset);
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(
-      rewriter, loc, access.memref);
-  unsigned bytes = access.elementType.getIntOrFloatBitWidth() / 8;
-  Value address = add(pointer, mul(element, cst(bytes)));
-  Value misalignment = arith::RemUIOp::create(
-      rewriter, loc, address, cst(alignment(access)));
-  return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                               misalignment, cst(0));
-}
-
 Value Widener::allAligned() {
   Value all;
   for (const SmallVector<WideAccess> *list : {&plan.loads, &plan.stores}) {
     for (const WideAccess &access : *list) {
-      Value ok = isAligned(access);
+      // The access's first element for this loop instance.
+      Value first =
+          access.offset ? add(start(), access.offset) : start();
+      Value ok = createIsAligned(rewriter, loc, access.memref,
+                                 access.outerIndices, first,
+                                 alignment(access));
       all = all ? arith::AndIOp::create(rewriter, loc, all, ok) : ok;
     }
   }

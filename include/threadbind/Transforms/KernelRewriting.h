@@ -49,6 +49,18 @@ scf::IfOp versionOnCondition(
     RewriterBase &rewriter, Operation *op, Value cond,
     function_ref<void(IRMapping &mapping, bool thenSide)> adjust);
 
+/// Whether elements of `type` can travel in vector loads and stores:
+/// integers and floats of 8, 16, 32 or 64 bits.
+bool isVectorElementType(Type type);
+
+/// An i1 that holds where element [outerIndices..., first] of `memref`
+/// (a memref whose last dimension has unit stride) starts at a multiple of
+/// `alignment` bytes: the aligned pointer, plus the offset and the strided
+/// outer indices, plus `first`, in bytes.
+Value createIsAligned(OpBuilder &builder, Location loc, Value memref,
+                      ValueRange outerIndices, Value first,
+                      uint64_t alignment);
+
 } // namespace mlir::threadbind
 
 #endif // THREADBIND_TRANSFORMS_KERNELREWRITING_H

@@ -666,18 +666,24 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
   return unflatten(reductions, ifOp.getResults());
 }
 
-/// The thread's share folded: through vector loads where foldWide can,
-/// else as foldScalars does.
+/// The share of lane `lane` of the `lanes` threads that split `loop`'s
+/// iterations (lane, lane + lanes, ... counted in steps from the lower
+/// bound), folded: through vector loads where foldWide can, else as
+/// foldScalars does.
 SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
                                scf::ParallelOp loop,
-                               ArrayRef<Reduction> reductions, Value start,
-                               Value stride, Value lane, Value lanes,
-                               int64_t unroll, int64_t vectorBytes,
-                               const IRMapping &mapping) {
+                               ArrayRef<Reduction> reductions, Value lane,
+                               Value lanes, int64_t unroll,
+                               int64_t vectorBytes, const IRMapping &mapping) {
   if (std::optional<SmallVector<Partial>> wide =
           foldWide(rewriter, loc, loop, reductions, lane, lanes, unroll,
                    vectorBytes, mapping))
     return *wide;
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound().front());
+  Value step = mapping.lookupOrDefault(loop.getStep().front());
+  Value start = arith::AddIOp::create(
+      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, lane, step));
+  Value stride = arith::MulIOp::create(rewriter, loc, lanes, step);
   return foldScalars(rewriter, loc, loop, reductions, start, stride, unroll,
                      mapping);
 }
@@ -824,13 +830,9 @@ void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
       launch.getThreadIds().x);
   Value jump = arith::MulIOp::create(rewriter, loc, launch.getGridSize().x,
                                      launch.getBlockSize().x);
-  Value lb = loop.getLowerBound().front(), step = loop.getStep().front();
-  Value start = arith::AddIOp::create(
-      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, first, step));
-  Value stride = arith::MulIOp::create(rewriter, loc, jump, step);
-  SmallVector<Partial> accs =
-      foldShare(rewriter, loc, loop, reductions, start, stride, first, jump,
-                unroll, vectorBytes, IRMapping());
+  SmallVector<Partial> accs = foldShare(rewriter, loc, loop, reductions,
+                                        first, jump, unroll, vectorBytes,
+                                        IRMapping());
   SmallVector<Partial> blockResults =
       reduceBlockForLeader(rewriter, loc, launch, reductions, accs);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
@@ -991,16 +993,9 @@ void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
       break;
     rewriter.clone(op, mapping);
   }
-  Value step = mapping.lookupOrDefault(inner.getStep().front());
-  Value start = arith::AddIOp::create(
-      rewriter, loc, mapping.lookupOrDefault(inner.getLowerBound().front()),
-      arith::MulIOp::create(rewriter, loc, launch.getThreadIds().x, step));
-  Value stride =
-      arith::MulIOp::create(rewriter, loc, launch.getBlockSize().x, step);
   SmallVector<Partial> accs =
-      foldShare(rewriter, loc, inner, row.reductions, start, stride,
-                launch.getThreadIds().x, launch.getBlockSize().x, unroll,
-                vectorBytes, mapping);
+      foldShare(rewriter, loc, inner, row.reductions, launch.getThreadIds().x,
+                launch.getBlockSize().x, unroll, vectorBytes, mapping);
   SmallVector<Partial> totals =
       reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
   for (auto [reduction, init, total] :

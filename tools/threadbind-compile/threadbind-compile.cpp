@@ -305,6 +305,17 @@ static void buildMapAndOptimize(PassManager &pm, int64_t threads,
                                     vectorBytes, widenUnroll, widenNested});
 }
 
+/// The stages after mapping, as the flags choose them: outlining into
+/// `outline`; lowering and serialising to `format` ("isa" or "llvm") into
+/// `lower`.
+static void buildBackEnd(PassManager &outline, PassManager &lower,
+                         const ChipInfo &chip, StringRef format,
+                         StringRef libdevice) {
+  buildOutlineStage(outline, chip, optLevel, fpContract);
+  buildDeviceLoweringStage(lower);
+  buildSerializeStage(lower, format, libdevice);
+}
+
 /// --threads-per-block=auto: compiles a copy of `module` with 256 threads
 /// a block, reads each kernel's registers and shared memory from ptxas,
 /// and weighs the sizes 128 to 1024 by the occupancy of the least occupied
@@ -319,10 +330,8 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
   auto mapPm = PassManager::on<ModuleOp>(&context);
   buildMapAndOptimize(mapPm, kProbe, /*withRemarks=*/false);
   auto outlinePm = PassManager::on<ModuleOp>(&context);
-  buildOutlineStage(outlinePm, chip, optLevel, fpContract);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
-  buildDeviceLoweringStage(lowerPm);
-  buildSerializeStage(lowerPm, "isa", libdevice);
+  buildBackEnd(outlinePm, lowerPm, chip, "isa", libdevice);
   if (failed(mapPm.run(*probe)))
     return failure();
   SmallVector<std::string> gridPolicies = collectGridPolicies(*probe);
@@ -578,11 +587,10 @@ int main(int argc, char **argv) {
                                                           : ArrayRef<int64_t>());
   }
   auto outlinePm = PassManager::on<ModuleOp>(&context);
-  buildOutlineStage(outlinePm, *chip, optLevel, fpContract);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
-  buildDeviceLoweringStage(lowerPm);
-  buildSerializeStage(lowerPm, emitKind == EmitKind::LLVM ? "llvm" : "isa",
-                      libdeviceToolkit.value_or(""));
+  buildBackEnd(outlinePm, lowerPm, *chip,
+               emitKind == EmitKind::LLVM ? "llvm" : "isa",
+               libdeviceToolkit.value_or(""));
   SmallVector<PassManager *> stages = {&mapPm};
   if (emitKind != EmitKind::MLIR)
     stages.append({&outlinePm, &lowerPm});

@@ -119,9 +119,10 @@ def test_kernel_arguments_need_device_memory(program):
     evaluate = _Evaluator([2.0, host, host], lambda t, n: 1)
     with pytest.raises(TypeError, match="a host array where device memory "
                                         "is needed"):
-        kernel_arguments(axpy, [2.0, host, host], evaluate)
+        kernel_arguments(axpy, evaluate)
     device = FakeDeviceArray((8,))
-    values = kernel_arguments(axpy, [2.0, device, device], evaluate)
+    values = kernel_arguments(axpy, _Evaluator([2.0, device, device],
+                                               lambda t, n: 1))
     assert len(values) == len(axpy["params"])
     assert values[1] == np.uint64(0x7000000)  # aligned pointer of arg1
     assert values[3] == 8 and values[4] == 1  # its size and stride

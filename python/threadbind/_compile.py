@@ -104,8 +104,7 @@ def compile(source_or_path, chip="sm_90", **pass_options):
         source = work / "input.mlir"
         source.write_text(text)
     common = [str(source), f"--chip={chip}", *_flags(pass_options)]
-    mlir = _run(compiler, [*common, "--emit=mlir", "-o",
-                           str(work / "bound.mlir")])
+    _run(compiler, [*common, "--emit=mlir", "-o", str(work / "bound.mlir")])
     _run(compiler, [*common, "--emit=ptx", "-o", str(work / "kernels.ptx")])
     bundle = work / "program.so"
     _run(compiler, [*common, "--emit=bundle", "-o", str(bundle)])
@@ -116,7 +115,6 @@ def compile(source_or_path, chip="sm_90", **pass_options):
         cubin = (work / "kernels.cubin").read_bytes()
     except ThreadBindError:
         pass  # no ptxas here: the bundle carries PTX for the driver
-    del mlir
     manifest = json.loads((work / "program.manifest.json").read_text())
     return Program(directory, (work / "bound.mlir").read_text(),
                    (work / "kernels.ptx").read_text(), cubin, manifest,

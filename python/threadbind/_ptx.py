@@ -127,10 +127,11 @@ class _Evaluator:
         return values
 
     def argument(self, name):
+        """The host function's argument `name` ("arg2")."""
         index = int(name[3:])
         if index >= len(self.args):
-            raise ThreadBindError(f"the manifest refers to {name}, but only "
-                                  f"{len(self.args)} arguments were given")
+            raise TypeError(f"the manifest refers to {name}, but only "
+                            f"{len(self.args)} arguments were given")
         return self.args[index]
 
     def atom(self):
@@ -186,16 +187,19 @@ _SCALAR_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
                  "i64": np.int64, "index": np.int64, "i1": np.int8}
 
 
-def kernel_arguments(kernel, args, evaluate):
+def kernel_arguments(kernel, evaluate):
     """The values of `kernel`'s PTX parameters, in order, for the host
-    function's `args` (device arrays and numbers)."""
+    function's arguments that `evaluate` (an _Evaluator) holds: device
+    arrays and numbers."""
     values = []
     for param in kernel["params"]:
         source = param["source"]
         field = param.get("field")
         if field is None:
-            value = evaluate(source) if not re.fullmatch(
-                r"arg\d+", source) else evaluator_argument(args, source)
+            # A bare argument keeps its value (a float stays a float);
+            # anything else is an integer expression.
+            value = (evaluate.argument(source)
+                     if re.fullmatch(r"arg\d+", source) else evaluate(source))
             dtype = _SCALAR_TYPES.get(param["mlir_type"])
             if dtype is None:
                 raise ThreadBindError(f"{kernel['name']}: cannot pass a "
@@ -206,7 +210,7 @@ def kernel_arguments(kernel, args, evaluate):
             raise ThreadBindError(
                 f"{kernel['name']} takes memory the host function makes "
                 f"({source}); call it through program.load() instead")
-        arg = evaluator_argument(args, source)
+        arg = evaluate.argument(source)
         if not hasattr(arg, "__cuda_array_interface__"):
             raise TypeError(
                 f"{kernel['host_function']}: {source} is "
@@ -231,13 +235,6 @@ def kernel_arguments(kernel, args, evaluate):
             raise ThreadBindError(f"unknown descriptor field {field!r}")
     return values
 
-
-def evaluator_argument(args, source):
-    index = int(source[3:])
-    if index >= len(args):
-        raise TypeError(f"the kernel reads {source}, but only {len(args)} "
-                        "arguments were given")
-    return args[index]
 
 
 def launch_ptx(program, function, *args, stream=None):
@@ -277,7 +274,7 @@ def launch_ptx(program, function, *args, stream=None):
             continue
         grid = tuple(max(int(evaluate(g)), 1) for g in kernel["grid"])
         block = tuple(int(evaluate(b)) for b in kernel["block"])
-        values = kernel_arguments(kernel, args, evaluate)
+        values = kernel_arguments(kernel, evaluate)
         shared = int(evaluate(kernel.get("dynamic_shared_memory", 0)))
         if stream is None:
             functions[kernel["name"]](grid, block, tuple(values),

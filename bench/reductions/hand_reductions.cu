@@ -9,7 +9,8 @@
 // launches inside the events) after 5 warm-up calls.
 // Build and run on the GPU machine:
 //   nvcc -O3 -arch=sm_90 hand_reductions.cu -o hand_reductions
-#include <algorithm>
+#include "common.cuh"
+
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -84,40 +85,15 @@ __global__ void rowSums(const float4 *m, int64_t cols4, float *out) {
     out[blockIdx.x] = total;
 }
 
-__global__ void fill(float *x, int64_t n, uint32_t salt) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    uint32_t h = (uint32_t(i) ^ salt) * 2654435761u;
-    x[i] = float(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
-  }
-}
-
 template <typename Launch>
 void timeIt(const char *entry, const char *size, double bytes,
             Launch launch) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  for (int w = 0; w < 5; ++w)
-    launch();
-  std::vector<float> times;
-  for (int r = 0; r < 30; ++r) {
-    cudaEventRecord(start);
-    launch();
-    cudaEventRecord(stop);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    times.push_back(ms);
-  }
-  std::sort(times.begin(), times.end());
+  std::vector<float> times = timeSorted(launch);
   float median = times[times.size() / 2];
   std::printf("RESULT system=hand entry=%s size=%s median_ms=%.6f "
               "min_ms=%.6f gbps=%.2f error=%s\n",
               entry, size, median, times.front(), bytes / (median * 1e6),
               cudaGetErrorString(cudaGetLastError()));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
 }
 
 int main() {

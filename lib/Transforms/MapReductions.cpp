@@ -1131,8 +1131,7 @@ void MapReductionsPass::runOnOperation() {
         << "choose";
     return signalPassFailure();
   }
-  if (vectorBytes != 0 && vectorBytes != 4 && vectorBytes != 8 &&
-      vectorBytes != 16) {
+  if (vectorBytes != 0 && !isSupportedVectorBytes(vectorBytes)) {
     first->emitOpError("cannot be mapped with vector-bytes = ")
         << static_cast<int64_t>(vectorBytes) << ": it must be 4, 8, 16, or 0 "
         << "for scalar loads";

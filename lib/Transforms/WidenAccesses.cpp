@@ -604,7 +604,7 @@ struct WidenAccessesPass
 } // namespace
 
 void WidenAccessesPass::runOnOperation() {
-  if (vectorBytes != 4 && vectorBytes != 8 && vectorBytes != 16) {
+  if (!isSupportedVectorBytes(vectorBytes)) {
     emitError(getOperation()->getLoc())
         << "vector-bytes must be 4, 8 or 16, not "
         << static_cast<unsigned>(vectorBytes);

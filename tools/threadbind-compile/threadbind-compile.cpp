@@ -23,6 +23,7 @@
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/Pipelines.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -445,8 +446,7 @@ int main(int argc, char **argv) {
                 "'; supported: " + getSupportedChipList());
   if (optLevel > 3)
     return fail("--opt-level must be 0 to 3");
-  if (vectorBytes != 0 && vectorBytes != 4 && vectorBytes != 8 &&
-      vectorBytes != 16)
+  if (vectorBytes != 0 && !isSupportedVectorBytes(vectorBytes))
     return fail("--vector-bytes must be 0, 4, 8 or 16, not " +
                 Twine(vectorBytes.getValue()));
   if (widenUnroll == 0)

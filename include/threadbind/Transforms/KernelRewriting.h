@@ -49,6 +49,12 @@ scf::IfOp versionOnCondition(
     RewriterBase &rewriter, Operation *op, Value cond,
     function_ref<void(IRMapping &mapping, bool thenSide)> adjust);
 
+/// Whether `bytes` is a width vector accesses may be widened to: 4, 8 or
+/// 16 (the widest PTX load and store).
+inline bool isSupportedVectorBytes(int64_t bytes) {
+  return bytes == 4 || bytes == 8 || bytes == 16;
+}
+
 /// Whether elements of `type` can travel in vector loads and stores:
 /// integers and floats of 8, 16, 32 or 64 bits.
 bool isVectorElementType(Type type);

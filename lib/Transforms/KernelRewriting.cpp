@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -119,4 +120,26 @@ Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
       arith::RemUIOp::create(builder, loc, address, cst(alignment));
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
                                misalignment, cst(0));
+}
+
+void threadbind::cloneVectorLane(RewriterBase &rewriter, Location loc,
+                                 Block *body, Value iv, Value first,
+                                 int64_t lane,
+                                 const DenseMap<Operation *, Value> &vectors,
+                                 IRMapping &mapping,
+                                 function_ref<bool(Operation &)> skip) {
+  mapping.map(iv, rewriter.createOrFold<arith::AddIOp>(
+                      loc, first,
+                      arith::ConstantIndexOp::create(rewriter, loc, lane)));
+  for (Operation &op : body->without_terminator()) {
+    if (auto it = vectors.find(&op); it != vectors.end()) {
+      mapping.map(op.getResult(0),
+                  vector::ExtractOp::create(rewriter, loc, it->second,
+                                            ArrayRef<int64_t>{lane}));
+      continue;
+    }
+    if (skip && skip(op))
+      continue;
+    rewriter.clone(op, mapping);
+  }
 }

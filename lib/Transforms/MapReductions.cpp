@@ -588,16 +588,8 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
     SmallVector<Partial> next(accs);
     for (int64_t k = 0; k < width; ++k) {
       IRMapping copy = mapping;
-      copy.map(body->getArgument(0), add(first, cst(k)));
-      for (Operation &op : body->without_terminator()) {
-        if (auto it = loaded.find(&op); it != loaded.end()) {
-          copy.map(op.getResult(0),
-                   vector::ExtractOp::create(rewriter, loc, it->second,
-                                             ArrayRef<int64_t>{k}));
-          continue;
-        }
-        rewriter.clone(op, copy);
-      }
+      cloneVectorLane(rewriter, loc, body, body->getArgument(0), first, k,
+                      loaded, copy);
       for (auto [r, reduction] : llvm::enumerate(reductions))
         next[r] = merge(rewriter, loc, reduction, next[r],
                         createFull(rewriter, loc, reduction,

@@ -423,10 +423,9 @@ Value Widener::allAligned() {
   for (const SmallVector<WideAccess> *list : {&plan.loads, &plan.stores}) {
     for (const WideAccess &access : *list) {
       // The access's first element for this loop instance.
-      Value first =
-          access.offset ? add(start(), access.offset) : start();
       Value ok = createIsAligned(rewriter, loc, access.memref,
-                                 access.outerIndices, first,
+                                 access.outerIndices,
+                                 lastIndex(access, start()),
                                  alignment(access));
       all = all ? arith::AndIOp::create(rewriter, loc, all, ok) : ok;
     }
@@ -456,23 +455,17 @@ void Widener::emitVectorBody(Value vector) {
         rewriter, loc, vectorType(access), access.memref, indices,
         /*nontemporal=*/false, llvm::MaybeAlign(alignment(access)));
   }
+  // Every lane's copy of the body, but the widened stores, which gather
+  // each lane's value.
   DenseMap<Operation *, SmallVector<Value>> stored;
   for (unsigned k = 0; k < plan.width; ++k) {
     IRMapping mapping;
-    mapping.map(original.getInductionVar(), add(first, cst(k)));
-    for (Operation &op : original.getBody()->without_terminator()) {
-      if (auto it = loaded.find(&op); it != loaded.end()) {
-        mapping.map(op.getResult(0),
-                    vector::ExtractOp::create(rewriter, loc, it->second,
-                                              ArrayRef<int64_t>{k}));
-        continue;
-      }
-      if (auto store = dyn_cast<memref::StoreOp>(op)) {
-        stored[&op].push_back(mapping.lookupOrDefault(store.getValue()));
-        continue;
-      }
-      rewriter.clone(op, mapping);
-    }
+    cloneVectorLane(rewriter, loc, original.getBody(),
+                    original.getInductionVar(), first, k, loaded, mapping,
+                    [](Operation &op) { return isa<memref::StoreOp>(op); });
+    for (const WideAccess &access : plan.stores)
+      stored[access.op].push_back(mapping.lookupOrDefault(
+          cast<memref::StoreOp>(access.op).getValue()));
   }
   for (const WideAccess &access : plan.stores) {
     Value values = vector::FromElementsOp::create(

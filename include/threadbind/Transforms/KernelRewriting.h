@@ -67,6 +67,18 @@ Value createIsAligned(OpBuilder &builder, Location loc, Value memref,
                       ValueRange outerIndices, Value first,
                       uint64_t alignment);
 
+/// Clones the ops of `body`, but its terminator, for element `lane` of a
+/// vector iteration whose first element is `first`: the induction variable
+/// `iv` maps to `first + lane`, the result of each op in `vectors` (a load
+/// the iteration replaced with a vector load) to element `lane` of its
+/// vector, and other values through `mapping`, which the clones extend.
+/// Ops that `skip` accepts are left out.
+void cloneVectorLane(RewriterBase &rewriter, Location loc, Block *body,
+                     Value iv, Value first, int64_t lane,
+                     const DenseMap<Operation *, Value> &vectors,
+                     IRMapping &mapping,
+                     function_ref<bool(Operation &)> skip = nullptr);
+
 } // namespace mlir::threadbind
 
 #endif // THREADBIND_TRANSFORMS_KERNELREWRITING_H

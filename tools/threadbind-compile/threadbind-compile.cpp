@@ -10,6 +10,9 @@
 //
 //   threadbind-compile in.mlir -o out.ptx --chip sm_90 --emit ptx
 //
+// --save-mlir, --save-ptx and --save-cubin keep the other forms from the
+// same run, so a bundle and the code inside it come from one compilation.
+//
 // The stages are the builders that make up the `threadbind-to-ptx`
 // pipeline, run one after another so the manifest can be read off the IR
 // between outlining and lowering.
@@ -25,7 +28,10 @@
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/Diagnostics.h"
@@ -153,6 +159,22 @@ cl::opt<std::string>
                      cl::desc("Where to write the JSON launch manifest "
                               "(default: next to -o, as <stem>.manifest.json)"),
                      cl::value_desc("file"), cl::cat(category));
+// One run can leave every form a user wants to keep: the main output plus
+// these, each written only if the whole compilation succeeds.
+cl::opt<std::string> saveMLIR(
+    "save-mlir",
+    cl::desc("Also write the bound MLIR (gpu.launch form) to this file"),
+    cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string>
+    savePTX("save-ptx",
+            cl::desc("Also write the kernels' PTX to this file (with --emit "
+                     "ptx, cubin or bundle)"),
+            cl::value_desc("file"), cl::cat(category));
+cl::opt<std::string> saveCubin(
+    "save-cubin",
+    cl::desc("Also write the kernels assembled by ptxas to this file (with "
+             "--emit ptx, cubin or bundle)"),
+    cl::value_desc("file"), cl::cat(category));
 cl::opt<std::string> cudaPath("cuda-path",
                               cl::desc("CUDA toolkit holding bin/ptxas and "
                                        "nvvm/libdevice"),
@@ -246,6 +268,25 @@ static std::string manifestPath() {
   SmallString<256> path(outputFilename);
   llvm::sys::path::replace_extension(path, "manifest.json");
   return std::string(path);
+}
+
+/// Where the first loop the mapping would bind is: an scf.parallel,
+/// scf.forall, affine.parallel or linalg op on memrefs outside any
+/// gpu.launch.
+static std::optional<Location> findParallelLoop(ModuleOp module) {
+  std::optional<Location> found;
+  module.walk([&](Operation *op) {
+    if (isa<gpu::LaunchOp>(op))
+      return WalkResult::skip();
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op) ||
+        (linalgOp && linalgOp.hasPureBufferSemantics())) {
+      found = op->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 /// The serialised objects of every gpu.binary, in module order.
@@ -470,14 +511,20 @@ int main(int argc, char **argv) {
                 "not '" +
                 threadsPerBlock + "'");
   }
+  bool emitsPTX = emitKind == EmitKind::PTX || emitKind == EmitKind::Cubin ||
+                  emitKind == EmitKind::Bundle;
+  if (!emitsPTX && (!savePTX.empty() || !saveCubin.empty()))
+    return fail("--save-ptx and --save-cubin need --emit ptx, cubin or "
+                "bundle");
   std::string ptxasPath;
-  if (emitKind == EmitKind::Cubin || chooseBlock) {
+  if (emitKind == EmitKind::Cubin || chooseBlock || !saveCubin.empty()) {
     // Found before any work, so a missing toolkit fails fast.
     llvm::Expected<std::string> found = findPtxas(cudaPath);
     if (!found)
       return fail((chooseBlock ? "--threads-per-block=auto reads registers "
                                  "from ptxas: "
-                               : "") +
+                   : emitKind != EmitKind::Cubin ? "--save-cubin: "
+                                                 : "") +
                   llvm::toString(found.takeError()));
     ptxasPath = *found;
   } else if (emitKind == EmitKind::Bundle) {
@@ -492,6 +539,27 @@ int main(int argc, char **argv) {
           << "; the bundle carries PTX for the driver to compile\n";
   }
 
+  // Opening an output truncates it, and a failed run removes it: neither
+  // may happen to the input, nor may two outputs share a file.
+  std::string manifestFile =
+      emitKind == EmitKind::MLIR ? std::string() : manifestPath();
+  SmallVector<std::pair<StringRef, StringRef>> outputs = {
+      {"-o", outputFilename},     {"--manifest", manifestFile},
+      {"--save-mlir", saveMLIR},  {"--save-ptx", savePTX},
+      {"--save-cubin", saveCubin}};
+  llvm::erase_if(outputs, [](auto output) {
+    return output.second.empty() || output.second == "-";
+  });
+  for (auto [i, output] : llvm::enumerate(outputs)) {
+    if (inputFilename != "-" &&
+        llvm::sys::fs::equivalent(inputFilename, output.second))
+      return fail(output.first + " names the input file " + inputFilename);
+    for (auto other : ArrayRef(outputs).take_front(i))
+      if (other.second == output.second)
+        return fail(other.first + " and " + output.first +
+                    " both name " + output.second);
+  }
+
   // Outputs are opened first, so an unwritable path fails before compiling;
   // they are kept only once everything succeeded.
   std::string errorMessage;
@@ -499,12 +567,20 @@ int main(int argc, char **argv) {
       openOutputFile(outputFilename, &errorMessage);
   if (!output)
     return fail(errorMessage);
-  std::string manifestFile =
-      emitKind == EmitKind::MLIR ? std::string() : manifestPath();
   std::unique_ptr<llvm::ToolOutputFile> manifest;
   if (!manifestFile.empty()) {
     manifest = openOutputFile(manifestFile, &errorMessage);
     if (!manifest)
+      return fail(errorMessage);
+  }
+  std::unique_ptr<llvm::ToolOutputFile> savedMLIR, savedPTX, savedCubin;
+  for (auto [path, file] :
+       {std::pair(&saveMLIR, &savedMLIR), std::pair(&savePTX, &savedPTX),
+        std::pair(&saveCubin, &savedCubin)}) {
+    if (path->empty())
+      continue;
+    *file = openOutputFile(*path, &errorMessage);
+    if (!*file)
       return fail(errorMessage);
   }
 
@@ -610,6 +686,7 @@ int main(int argc, char **argv) {
     return pm.run(*module);
   };
 
+  std::optional<Location> firstLoop = findParallelLoop(*module);
   if (failed(runStage(mapPm, "Normalise and map")))
     return 1;
   bool mapped = false;
@@ -617,11 +694,23 @@ int main(int argc, char **argv) {
     mapped = true;
     return WalkResult::interrupt();
   });
-  if (!mapped) {
+  if (!mapped && !firstLoop) {
     emitError(module->getLoc())
         << "nothing to map: no scf.parallel, scf.forall, affine.parallel or "
            "linalg op on memrefs outside a gpu.launch";
     return 1;
+  }
+  if (!mapped) {
+    // Every loop ran no iterations and normalisation folded it away: a
+    // valid program that needs no kernel. It still gets its (empty) kernel
+    // module, so every output has the form the user asked for.
+    emitWarning(*firstLoop)
+        << "every parallel loop runs no iterations and was folded away: "
+           "the program has no kernels";
+    OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
+    gpu::GPUModuleOp::create(builder, *firstLoop, "threadbind_kernels");
+    (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                       builder.getUnitAttr());
   }
   if (reportDivergence) {
     FailureOr<SmallVector<DivergentBranch>> branches =
@@ -648,9 +737,13 @@ int main(int argc, char **argv) {
     llvm::errs() << "threadbind-compile: " << branches->size()
                  << " divergent branch(es)\n";
   }
+  if (savedMLIR)
+    module->print(savedMLIR->os());
   if (emitKind == EmitKind::MLIR) {
     module->print(output->os());
     output->keep();
+    if (savedMLIR)
+      savedMLIR->keep();
     return 0;
   }
 
@@ -690,18 +783,18 @@ int main(int argc, char **argv) {
       return fail("cannot read the device bitcode: " +
                   llvm::toString(device.takeError()));
     (*device)->print(output->os(), nullptr);
-  } else if (emitKind == EmitKind::PTX) {
-    output->os() << objects.front();
   } else {
     std::string cubin;
-    if (!ptxasPath.empty()) {
+    if (!ptxasPath.empty() && (emitKind != EmitKind::PTX || savedCubin)) {
       llvm::Expected<std::string> assembled =
           assemble(ptxasPath, objects.front(), chip->name, kernels);
       if (!assembled)
         return fail(llvm::toString(assembled.takeError()));
       cubin = std::move(*assembled);
     }
-    if (emitKind == EmitKind::Cubin) {
+    if (emitKind == EmitKind::PTX) {
+      output->os() << objects.front();
+    } else if (emitKind == EmitKind::Cubin) {
       output->os() << cubin;
     } else {
       if (!cubin.empty())
@@ -710,6 +803,10 @@ int main(int argc, char **argv) {
                              output->os())))
         return 1;
     }
+    if (savedPTX)
+      savedPTX->os() << objects.front();
+    if (savedCubin)
+      savedCubin->os() << cubin;
   }
 
   if (manifest) {
@@ -717,6 +814,10 @@ int main(int argc, char **argv) {
                   chip->getPtxVersionString(), entries);
     manifest->keep();
   }
+  for (std::unique_ptr<llvm::ToolOutputFile> *file :
+       {&savedMLIR, &savedPTX, &savedCubin})
+    if (*file)
+      (*file)->keep();
   output->keep();
   return 0;
 }

@@ -39,3 +39,22 @@
 // RUN: not threadbind-compile %S/Inputs/only-main.mlir --emit bundle -o %t/b.so 2>&1 | FileCheck %s --check-prefix=BUNDLE
 // RUN: not ls %t/b.so
 // BUNDLE: error: nothing to bundle: no public function with a body other than main
+
+// An output naming the input would truncate it before it is read (and a
+// failed run would then delete it); two outputs naming one file would
+// overwrite each other. Both are refused before anything is opened.
+// RUN: cp %S/Inputs/kernels.mlir %t/in.mlir
+// RUN: not threadbind-compile %t/in.mlir --emit mlir -o %t/in.mlir 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: cmp %S/Inputs/kernels.mlir %t/in.mlir
+// SAME: error: -o names the input file {{.*}}in.mlir
+// RUN: cd %t && not threadbind-compile in.mlir -o out.ptx --save-mlir ./in.mlir 2>&1 | FileCheck %s --check-prefix=SAVE-SAME
+// RUN: cmp %S/Inputs/kernels.mlir %t/in.mlir
+// SAVE-SAME: error: --save-mlir names the input file in.mlir
+// RUN: not threadbind-compile %t/in.mlir -o %t/k.ptx --save-ptx %t/k.ptx 2>&1 | FileCheck %s --check-prefix=CLASH
+// RUN: not ls %t/k.ptx
+// CLASH: error: -o and --save-ptx both name {{.*}}k.ptx
+// RUN: not threadbind-compile %t/in.mlir --emit mlir -o %t/m.mlir --save-ptx %t/m.ptx 2>&1 | FileCheck %s --check-prefix=SAVE-EMIT
+// SAVE-EMIT: error: --save-ptx and --save-cubin need --emit ptx, cubin or bundle
+// RUN: not threadbind-compile %t/in.mlir -o %t/c.ptx --save-cubin %t/c.cubin --cuda-path %t/no-cuda 2>&1 | FileCheck %s --check-prefix=SAVE-PTXAS
+// RUN: not ls %t/c.ptx %t/c.cubin
+// SAVE-PTXAS: error: --save-cubin: ptxas not found

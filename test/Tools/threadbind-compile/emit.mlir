@@ -7,6 +7,13 @@
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx --chip sm_80 -o %t.sm80.ptx
 // RUN: FileCheck %s --check-prefix=PTX80 < %t.sm80.ptx
 
+// One run leaves every form beside the main output: the same PTX and MLIR
+// as runs that emit them alone (the cubin: ptxas.mlir).
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx -o %t.ptx --save-ptx %t.saved.ptx --save-mlir %t.saved.mlir
+// RUN: cmp %t.sm90.ptx %t.saved.ptx
+// RUN: threadbind-compile %S/Inputs/kernels.mlir --emit mlir -o %t.mlir
+// RUN: cmp %t.mlir %t.saved.mlir
+
 // MLIR-LABEL: func.func @axpy
 // MLIR: gpu.launch
 // MLIR-LABEL: func.func @two_loops

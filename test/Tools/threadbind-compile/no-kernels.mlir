@@ -1,0 +1,28 @@
+// A program whose only parallel loop runs no iterations is valid: the loop
+// folds away before mapping, threadbind-compile warns at it, and every
+// output has its usual form, with no kernel in it. The bundle's entry runs
+// (its reference too) and writes nothing.
+// RUN: threadbind-compile %s --emit mlir -o %t.mlir 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: FileCheck %s --check-prefix=MLIR < %t.mlir
+// RUN: threadbind-compile %s --emit ptx -o %t.ptx 2>/dev/null
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// RUN: threadbind-compile %s --emit bundle -o %t.so 2>/dev/null
+// RUN: %threadbind_runner %t.so --entry zero_trip --size 7 --reference-only | FileCheck %s --check-prefix=RUNNER
+
+// WARN: no-kernels.mlir:[[@LINE+11]]:3: warning: every parallel loop runs no iterations and was folded away: the program has no kernels
+// MLIR-NOT: gpu.launch
+// MLIR: gpu.module @threadbind_kernels
+// PTX: .target sm_90
+// PTX-NOT: .entry
+// MANIFEST: "kernels": []
+// RUNNER: ran zero_trip_reference on the CPU
+func.func @zero_trip(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%c0) step (%c1) {
+    memref.store %f, %a[%i] : memref<?xf32>
+  }
+  return
+}

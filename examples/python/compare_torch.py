@@ -2,16 +2,19 @@
 """Compiles a saxpy with ThreadBind, runs it on PyTorch CUDA tensors in
 place, and compares its result and time with PyTorch's own `a * x + y`.
 
-    PYTHONPATH=python python3 examples/python/compare_torch.py [N]
+    python3 examples/python/compare_torch.py [N]
 
 Needs a CUDA GPU, PyTorch with CUDA, and a ThreadBind build (or
-threadbind-compile on PATH, or THREADBIND_COMPILE).
+threadbind-compile on PATH, or THREADBIND_COMPILE). To run where ThreadBind
+is not built, compile first where it is and take the folder along:
+
+    python3 examples/python/compare_torch.py --save DIR     # no GPU needed
+    python3 examples/python/compare_torch.py --program DIR  # on the GPU
 """
 
+import argparse
 import sys
 from pathlib import Path
-
-import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "python"))
 import threadbind  # noqa: E402
@@ -35,6 +38,8 @@ func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
 
 def median_ms(run, repeats=30):
     """Median time of `run()` on the GPU, from CUDA events."""
+    import torch
+
     for _ in range(5):
         run()
     times = []
@@ -50,9 +55,26 @@ def median_ms(run, repeats=30):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 26
-    saxpy = threadbind.compile(SAXPY).load()["saxpy"]
-    a = 2.5
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("n", nargs="?", type=int, default=1 << 26,
+                        help="elements (default 2^26)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--save", metavar="DIR",
+                       help="compile into DIR and stop")
+    where.add_argument("--program", metavar="DIR",
+                       help="use the program compiled into DIR by --save")
+    args = parser.parse_args()
+    if args.save:
+        threadbind.compile(SAXPY, output_dir=args.save)
+        print(f"compiled into {args.save}")
+        return
+    program = (threadbind.open_program(args.program) if args.program
+               else threadbind.compile(SAXPY))
+    saxpy = program.load()["saxpy"]
+
+    import torch
+
+    n, a = args.n, 2.5
     x = torch.randn(n, device="cuda")
     y = torch.randn(n, device="cuda")
 

@@ -16,6 +16,12 @@ SOURCE = Path(__file__).with_name("kernels.mlir")
 
 @pytest.fixture(scope="session")
 def program():
+    """kernels.mlir compiled here, or, where THREADBIND_TEST_PROGRAM names
+    the folder of an earlier threadbind.compile(..., output_dir=...), that
+    program: how the GPU tests run on a machine without the compiler."""
+    saved = os.environ.get("THREADBIND_TEST_PROGRAM")
+    if saved:
+        return threadbind.open_program(saved)
     return threadbind.compile(SOURCE)
 
 

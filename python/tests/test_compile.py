@@ -20,6 +20,23 @@ def test_cubin_is_an_elf(program):
     assert program.cubin[:4] == b"\x7fELF"
 
 
+def test_saved_program_opens_elsewhere(tmp_path):
+    source = threadbind._compile.Path(__file__).with_name("kernels.mlir")
+    saved = threadbind.compile(source, output_dir=tmp_path / "out",
+                               threads_per_block=64)
+    again = threadbind.open_program(tmp_path / "out")
+    assert again.ptx == saved.ptx and again.mlir == saved.mlir
+    assert again.manifest == saved.manifest and again.cubin == saved.cubin
+    assert again.manifest["kernels"][0]["block"] == [64, 1, 1]
+    # A second compilation into the same folder leaves nothing of the first.
+    (tmp_path / "out" / "kernels.cubin").write_bytes(b"stale")
+    threadbind.compile(source, output_dir=tmp_path / "out")
+    assert threadbind.open_program(tmp_path / "out").cubin != b"stale"
+    with pytest.raises(threadbind.ThreadBindError,
+                       match="holds no compiled program: program.so"):
+        threadbind.open_program(tmp_path)
+
+
 def test_pass_options_become_flags():
     text = open(threadbind._compile.Path(__file__).with_name(
         "kernels.mlir")).read()

@@ -13,7 +13,7 @@ CPU through the reference the bundle carries.
 tree this package sits in (``build/bin``), then ``PATH``.
 """
 
-from ._compile import Program, compile, find_compiler
+from ._compile import Program, compile, find_compiler, open_program
 from ._bundle import Bundle, Entry, ThreadBindError
 from ._ptx import launch_ptx
 
@@ -25,4 +25,5 @@ __all__ = [
     "compile",
     "find_compiler",
     "launch_ptx",
+    "open_program",
 ]

@@ -58,15 +58,27 @@ class Program:
         cubin: the kernels assembled by ptxas (bytes), or None without ptxas.
         manifest: the launch manifest, parsed from JSON.
         bundle_path: the host shared library with every entry.
+        directory: the folder holding the files (a temporary one unless
+            compile() was given output_dir).
     """
 
-    def __init__(self, directory, mlir, ptx, cubin, manifest, bundle_path):
-        self._directory = directory  # keeps the files alive with the object
-        self.mlir = mlir
-        self.ptx = ptx
-        self.cubin = cubin
-        self.manifest = manifest
-        self.bundle_path = bundle_path
+    def __init__(self, directory, keep_alive=None):
+        self.directory = Path(directory)
+        self._keep_alive = keep_alive  # a TemporaryDirectory, if any
+        files = {name: self.directory / name for name in _FILES}
+        missing = [name for name in ("program.so", "program.manifest.json",
+                                     "bound.mlir", "kernels.ptx")
+                   if not files[name].is_file()]
+        if missing:
+            raise ThreadBindError(
+                f"{self.directory} holds no compiled program: "
+                f"{', '.join(missing)} missing")
+        self.mlir = files["bound.mlir"].read_text()
+        self.ptx = files["kernels.ptx"].read_text()
+        cubin = files["kernels.cubin"]
+        self.cubin = cubin.read_bytes() if cubin.is_file() else None
+        self.manifest = json.loads(files["program.manifest.json"].read_text())
+        self.bundle_path = str(files["program.so"])
         self._bundle = None
 
     def load(self):
@@ -74,6 +86,19 @@ class Program:
         if self._bundle is None:
             self._bundle = Bundle(self.bundle_path, self.manifest)
         return self._bundle
+
+
+# What one compilation leaves in its folder.
+_FILES = ("program.so", "program.manifest.json", "bound.mlir", "kernels.ptx",
+          "kernels.cubin")
+
+
+def open_program(directory):
+    """The Program that compile(..., output_dir=directory) left there: compile
+    where ThreadBind is built, run where only the CUDA driver is (the bundle
+    finds libThreadBindRuntime.so next to it, through LD_LIBRARY_PATH, or in
+    the build tree it was linked in)."""
+    return Program(directory)
 
 
 def _run(compiler, args):
@@ -85,16 +110,25 @@ def _run(compiler, args):
     return result
 
 
-def compile(source_or_path, chip="sm_90", **pass_options):
+def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
     """Compiles MLIR text or a .mlir file with threadbind-compile.
 
     Keyword arguments become threadbind-compile flags (threads_per_block=128
-    is --threads-per-block=128; see threadbind-compile --help). Raises
-    ThreadBindError with the compiler's diagnostics if it fails.
+    is --threads-per-block=128; see threadbind-compile --help). The files go
+    to output_dir if given (created if needed; open_program reads them
+    back), else to a temporary folder that lives as long as the Program.
+    Raises ThreadBindError with the compiler's diagnostics if it fails.
     """
     compiler = find_compiler()
-    directory = tempfile.TemporaryDirectory(prefix="threadbind-")
-    work = Path(directory.name)
+    keep_alive = None
+    if output_dir is None:
+        keep_alive = tempfile.TemporaryDirectory(prefix="threadbind-")
+        work = Path(keep_alive.name)
+    else:
+        work = Path(output_dir)
+        work.mkdir(parents=True, exist_ok=True)
+        for name in _FILES:  # nothing stale from an earlier compilation
+            (work / name).unlink(missing_ok=True)
     text = str(source_or_path)
     if "\n" not in text and text.endswith(".mlir") and Path(text).is_file():
         source = Path(text)
@@ -103,19 +137,16 @@ def compile(source_or_path, chip="sm_90", **pass_options):
     else:
         source = work / "input.mlir"
         source.write_text(text)
-    common = [str(source), f"--chip={chip}", *_flags(pass_options)]
-    _run(compiler, [*common, "--emit=mlir", "-o", str(work / "bound.mlir")])
-    _run(compiler, [*common, "--emit=ptx", "-o", str(work / "kernels.ptx")])
-    bundle = work / "program.so"
-    _run(compiler, [*common, "--emit=bundle", "-o", str(bundle)])
-    cubin = None
+    # One run writes every form; the cubin needs ptxas, without which the
+    # bundle carries PTX for the driver and the run is repeated without it.
+    args = [str(source), f"--chip={chip}", *_flags(pass_options),
+            "--emit=bundle", "-o", str(work / "program.so"),
+            f"--save-mlir={work / 'bound.mlir'}",
+            f"--save-ptx={work / 'kernels.ptx'}"]
     try:
-        _run(compiler, [*common, "--emit=cubin", "-o",
-                        str(work / "kernels.cubin")])
-        cubin = (work / "kernels.cubin").read_bytes()
-    except ThreadBindError:
-        pass  # no ptxas here: the bundle carries PTX for the driver
-    manifest = json.loads((work / "program.manifest.json").read_text())
-    return Program(directory, (work / "bound.mlir").read_text(),
-                   (work / "kernels.ptx").read_text(), cubin, manifest,
-                   str(bundle))
+        _run(compiler, [*args, f"--save-cubin={work / 'kernels.cubin'}"])
+    except ThreadBindError as error:
+        if "--save-cubin: " not in str(error):
+            raise
+        _run(compiler, args)
+    return Program(work, keep_alive)

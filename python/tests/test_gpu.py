@@ -38,6 +38,17 @@ def test_numpy_arrays_round_trip(gpu):
     np.testing.assert_array_equal(pout, pwant)
 
 
+def test_launch_records(gpu):
+    x = np.arange(1 << 20, dtype=np.float32)
+    y = np.zeros(1 << 20, dtype=np.float32)
+    with gpu.record_launches() as launches:
+        gpu.axpy(1.0, x, y)
+    assert [l.kernel for l in launches] == ["axpy_kernel"]
+    assert launches[0].milliseconds > 0 and launches[0].registers > 0
+    assert launches[0].block == (256, 1, 1) and 0 < launches[0].occupancy <= 1
+    np.testing.assert_array_equal(y, x)
+
+
 def test_cupy_arrays_in_place(gpu):
     cupy = pytest.importorskip("cupy")
     x = cupy.arange(100003, dtype=cupy.float32)

@@ -136,6 +136,16 @@ class HostMemoryRuntime:
 
     def __init__(self):
         self.buffers, self.freed, self.sizes = {}, [], []
+        self.records, self.timing = [], False
+
+    def set_launch_timing(self, enabled):
+        self.timing = enabled
+
+    def clear_launches(self):
+        self.records.clear()
+
+    def launches(self):
+        return list(self.records)
 
     def malloc(self, nbytes):
         buffer = np.zeros(nbytes, np.uint8)
@@ -183,3 +193,33 @@ def test_gpu_call_copies_in_and_back(program, monkeypatch):
     with pytest.raises(TypeError, match="got list"):
         bundle.axpy(2.0, [1.0], y)
     assert sorted(runtime.freed) == sorted(runtime.buffers)
+
+
+def test_launch_records_are_kept_only_while_recording(program, monkeypatch):
+    """Outside record_launches every call clears the runtime's records (it
+    keeps them all otherwise); inside, the block gets them, timed."""
+    bundle = threadbind.Bundle(program.bundle_path, program.manifest)
+    runtime = HostMemoryRuntime()
+    monkeypatch.setattr(bundle, "_runtime", lambda: runtime)
+
+    def fake_gpu(pointers):
+        runtime.records.append(threadbind.Launch(
+            "axpy_kernel", (4, 1, 1), (256, 1, 1), 16, 0, 0, 1.0,
+            0.5 if runtime.timing else None))
+    monkeypatch.setattr(bundle.axpy, "_gpu", fake_gpu)
+    x, y = np.ones(8, np.float32), np.ones(8, np.float32)
+    bundle.axpy(2.0, x, y)
+    assert runtime.records == []
+    with bundle.record_launches() as launches:
+        bundle.axpy(2.0, x, y)
+        bundle.axpy(2.0, x, y)
+        assert launches == []  # filled when the block ends
+    assert [l.milliseconds for l in launches] == [0.5, 0.5]
+    assert not runtime.timing and runtime.records == []
+    with bundle.record_launches(timing=False) as untimed:
+        bundle.axpy(2.0, x, y)
+        with pytest.raises(threadbind.ThreadBindError, match="not nest"):
+            with bundle.record_launches():
+                pass
+    assert [l.milliseconds for l in untimed] == [None]
+

@@ -14,12 +14,13 @@ tree this package sits in (``build/bin``), then ``PATH``.
 """
 
 from ._compile import Program, compile, find_compiler, open_program
-from ._bundle import Bundle, Entry, ThreadBindError
+from ._bundle import Bundle, Entry, Launch, ThreadBindError
 from ._ptx import launch_ptx
 
 __all__ = [
     "Bundle",
     "Entry",
+    "Launch",
     "Program",
     "ThreadBindError",
     "compile",

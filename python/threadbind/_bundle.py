@@ -8,7 +8,9 @@ memref argument, to the value for each scalar (include/threadbind/Runtime/
 Bundle.h).
 """
 
+import contextlib
 import ctypes
+from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -26,6 +28,34 @@ class _Argument(ctypes.Structure):
         ("shape", ctypes.POINTER(ctypes.c_int64)),
         ("paddedTo", ctypes.c_int64),
     ]
+
+
+class _LaunchRecord(ctypes.Structure):
+    """ThreadBindLaunchRecord (include/threadbind/Runtime/Runtime.h)."""
+    _fields_ = [
+        ("kernel", ctypes.c_char * 128),
+        ("grid", ctypes.c_int64 * 3),
+        ("block", ctypes.c_int64 * 3),
+        ("dynamicSharedBytes", ctypes.c_int32),
+        ("registers", ctypes.c_int32),
+        ("localBytes", ctypes.c_int32),
+        ("staticSharedBytes", ctypes.c_int32),
+        ("activeBlocksPerMultiprocessor", ctypes.c_int32),
+        ("occupancy", ctypes.c_double),
+        ("milliseconds", ctypes.c_double),
+    ]
+
+
+class Launch(NamedTuple):
+    """One kernel launch of a GPU call, as Bundle.record_launches saw it."""
+    kernel: str
+    grid: Tuple[int, int, int]
+    block: Tuple[int, int, int]
+    registers: int  # per thread
+    local_bytes: int  # per thread: spills and stack
+    shared_bytes: int  # static plus dynamic, per block
+    occupancy: float  # resident threads over the most an SM holds
+    milliseconds: Optional[float]  # CUDA events around it; None untimed
 
 
 class _Entry(ctypes.Structure):
@@ -233,6 +263,8 @@ class Entry:
             runtime.synchronize()
             self._gpu(pointers)
             runtime.synchronize()
+            if not self._bundle._recording:
+                runtime.clear_launches()  # the runtime keeps every record
             for array, pointer in copies:
                 runtime.copy_to_host(array, pointer, array.nbytes)
             del keep
@@ -259,6 +291,11 @@ class _Runtime:
             ("threadbind_copy_to_host", ctypes.c_int,
              [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]),
             ("threadbind_synchronize", ctypes.c_int, []),
+            ("threadbind_set_launch_timing", None, [ctypes.c_int]),
+            ("threadbind_launch_count", ctypes.c_int64, []),
+            ("threadbind_launch_record", ctypes.c_int,
+             [ctypes.c_int64, ctypes.POINTER(_LaunchRecord)]),
+            ("threadbind_clear_launches", None, []),
         ]:
             function = getattr(library, name)
             function.restype, function.argtypes = restype, argtypes
@@ -293,6 +330,26 @@ class _Runtime:
     def synchronize(self):
         self._check(self._lib.threadbind_synchronize(), "launch")
 
+    def set_launch_timing(self, enabled):
+        self._lib.threadbind_set_launch_timing(int(enabled))
+
+    def clear_launches(self):
+        self._lib.threadbind_clear_launches()
+
+    def launches(self):
+        """Every launch recorded since the last clear_launches, timed ones
+        waiting for their events."""
+        launches = []
+        for index in range(self._lib.threadbind_launch_count()):
+            r = _LaunchRecord()
+            self._check(self._lib.threadbind_launch_record(
+                index, ctypes.byref(r)), "launch record")
+            launches.append(Launch(
+                r.kernel.decode(), tuple(r.grid), tuple(r.block), r.registers,
+                r.localBytes, r.staticSharedBytes + r.dynamicSharedBytes,
+                r.occupancy, r.milliseconds if r.milliseconds >= 0 else None))
+        return launches
+
 
 class Bundle:
     """An opened bundle: entries by name (bundle["saxpy"]) or as attributes
@@ -314,6 +371,32 @@ class Bundle:
             name = table[k].name.decode()
             self.entries[name] = Entry(self, table[k], described.get(name, {}))
         self._runtime_state = None
+        self._recording = False
+
+    @contextlib.contextmanager
+    def record_launches(self, timing=True):
+        """Records every kernel launch of the GPU calls inside the block,
+        timed with CUDA events unless timing is False: the kernels' own time,
+        without the call's copies, checks and synchronisation.
+
+            with bundle.record_launches() as launches:
+                bundle.saxpy(2.0, x, y)
+            kernel_ms = sum(l.milliseconds for l in launches)
+        """
+        runtime = self._runtime()
+        if self._recording:
+            raise ThreadBindError("record_launches does not nest")
+        launches = []
+        runtime.clear_launches()
+        runtime.set_launch_timing(timing)
+        self._recording = True
+        try:
+            yield launches
+            launches.extend(runtime.launches())
+        finally:
+            self._recording = False
+            runtime.set_launch_timing(False)
+            runtime.clear_launches()
 
     def _runtime(self):
         if self._runtime_state is None:

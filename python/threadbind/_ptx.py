@@ -253,10 +253,10 @@ def launch_ptx(program, function, *args, stream=None):
     if not kernels:
         raise ThreadBindError(f"no kernel of host function {function!r} in "
                               "the manifest")
-    module = (_module_from_file(cupy, program.cubin, ".cubin")
-              if program.cubin is not None else
-              _module_from_file(cupy, program.ptx.encode(), ".ptx"))
-    functions = {k["name"]: module.get_function(k["name"]) for k in kernels}
+    functions = (_functions_from_file(cupy, program.cubin, ".cubin", kernels)
+                 if program.cubin is not None else
+                 _functions_from_file(cupy, program.ptx.encode(), ".ptx",
+                                      kernels))
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
 
     def resident(threads, name):
@@ -285,15 +285,22 @@ def launch_ptx(program, function, *args, stream=None):
                                           shared_mem=shared)
 
 
-def _module_from_file(cupy, data, suffix):
-    """A RawModule from PTX or cubin bytes (RawModule reads either from a
-    file)."""
+def _functions_from_file(cupy, data, suffix, kernels):
+    """The kernels' functions from PTX or cubin bytes, through a RawModule
+    (which reads either from a file only)."""
     import os
     import tempfile
     handle = tempfile.NamedTemporaryFile(suffix=suffix, delete=False)
     try:
         handle.write(data)
         handle.close()
-        return cupy.RawModule(path=handle.name)
+        module = cupy.RawModule(path=handle.name)
+        functions = {k["name"]: module.get_function(k["name"])
+                     for k in kernels}
+        # RawModule reads the file when a function is first used: make that
+        # happen while the file is still there.
+        for function in functions.values():
+            function.kernel
+        return functions
     finally:
         os.unlink(handle.name)

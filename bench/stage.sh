@@ -6,7 +6,9 @@
 # MLIR tiled, upstream MLIR default) into bundles, the hand-written twins
 # into a cubin, and copies them with the harness and the runtime into one
 # directory (default .device/bench) that runs where only the driver is.
-# ThreadBind's kernels are also kept as cubins, for their SASS.
+# ThreadBind's kernels are also kept as cubins, for their SASS, and the
+# reduction bundles with threadbind-run and sanitize.sh, for
+# compute-sanitizer.
 #
 #===----------------------------------------------------------------------===#
 
@@ -18,10 +20,12 @@ NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")
 CHIP=${CHIP:-sm_90}
 
 rm -rf "$STAGE"
-mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/cubin"
-cp "$THREADBIND_BUILD_DIR/bin/threadbind-bench" "$STAGE/bin/"
+mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/cubin" "$STAGE/reductions"
+cp "$THREADBIND_BUILD_DIR/bin/threadbind-bench" \
+  "$THREADBIND_BUILD_DIR/bin/threadbind-run" "$STAGE/bin/"
 cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
-cp "$ROOT/bench/suite.txt" "$ROOT/bench/measure.sh" "$STAGE/"
+cp "$ROOT/bench/suite.txt" "$ROOT/bench/measure.sh" "$ROOT/bench/sanitize.sh" \
+  "$STAGE/"
 
 echo "==> hand-written CUDA ($NVCC -O3 -arch=$CHIP)"
 "$NVCC" -O3 -arch="$CHIP" -cubin -o "$STAGE/hand.cubin" \
@@ -48,4 +52,14 @@ while read -r name rest; do
     -o "$STAGE/$name-upstream-tiled.so"
   echo "    $name"
 done <"$ROOT/bench/suite.txt"
+echo "==> reductions (for sanitize.sh)"
+REDUCTIONS=$ROOT/test/Integration/Reductions/reductions.mlir
+for variant in "" "-unroll1 --reduction-unroll=1" \
+  "-atomic --reduction-cross-block=atomic" \
+  "-block-rows --reduction-warp-rows=false"; do
+  read -r suffix flags <<<"$variant"
+  # shellcheck disable=SC2086
+  threadbind-compile "$REDUCTIONS" --chip "$CHIP" --emit bundle $flags \
+    -o "$STAGE/reductions/reductions$suffix.so"
+done
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

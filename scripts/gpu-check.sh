@@ -14,6 +14,9 @@
 #     block, k*T-1, k*T, k*T+1, T-1, 1 and 0, and two odd large ones, each
 #     checked against the CPU reference under compute-sanitizer memcheck
 #     (plainly where it is missing);
+#   - with --python, the Python package's GPU tests (NumPy, CuPy and
+#     PyTorch arrays, launch_ptx) on the programs stage-gpu.sh compiled, and
+#     examples/python/compare_torch.py;
 #   - with --reductions, every combiner and type of the reduction mapping
 #     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33,
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
@@ -27,15 +30,17 @@
 set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
-BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0
+BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
   --sanitize) SANITIZE=1 ;;
   --tails) TAILS=1 ;;
   --reductions) REDUCTIONS=1 ;;
+  --python) PYTHON=1 ;;
   *)
-    echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" >&2
+    echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" \
+      "[--python]" >&2
     exit 2
     ;;
   esac
@@ -220,6 +225,29 @@ if ((REDUCTIONS)); then
       done
     done
   fi
+fi
+
+if ((PYTHON)); then
+  P=$STAGE/python
+  PYTHON3=${PYTHON3:-python3}
+  python_env=(env "LD_LIBRARY_PATH=$STAGE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    "PYTHONPATH=$P${PYTHONPATH:+:$PYTHONPATH}" PYTHONDONTWRITEBYTECODE=1)
+  "${python_env[@]}" "$PYTHON3" -c 'import pytest' 2>/dev/null ||
+    python_env+=("PYTHONPATH=$P:$P/pytest")
+  "${python_env[@]}" "$PYTHON3" -c 'import numpy, pytest; print("numpy",
+numpy.__version__, "pytest", pytest.__version__)
+for name in ("cupy", "torch"):
+    try:
+        print(name, __import__(name).__version__)
+    except ImportError:
+        print(name, "missing")'
+  echo "--- pytest test_gpu.py"
+  tagged "python-gpu-tests" "${python_env[@]}" \
+    "THREADBIND_TEST_PROGRAM=$P/programs/kernels" "$PYTHON3" -m pytest -v \
+    -p no:cacheprovider -rs "$P/tests/test_gpu.py"
+  echo "--- compare_torch.py"
+  tagged "python-compare-torch" "${python_env[@]}" "$PYTHON3" \
+    "$P/compare_torch.py" --program "$P/programs/saxpy"
 fi
 
 if ((BENCH)); then

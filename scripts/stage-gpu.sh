@@ -79,3 +79,22 @@ else
   echo "    no nvcc: CUB comparison not staged"
 fi
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"
+
+echo "==> python"
+# The package, its tests and the example, with programs compiled here
+# (threadbind.compile(..., output_dir=...)) for a machine without the
+# compiler; Debian's pytest goes along for a Python that lacks it.
+mkdir -p "$STAGE/python/programs" "$STAGE/python/pytest"
+cp -r "$THREADBIND_ROOT/python/threadbind" "$THREADBIND_ROOT/python/tests" \
+  "$THREADBIND_ROOT/examples/python/compare_torch.py" "$STAGE/python/"
+rm -rf "$STAGE"/python/*/__pycache__
+PYTHONPATH=$THREADBIND_ROOT/python /usr/bin/python3 -c '
+import sys, threadbind
+threadbind.compile(sys.argv[1], output_dir=sys.argv[2])' \
+  "$THREADBIND_ROOT/python/tests/kernels.mlir" "$STAGE/python/programs/kernels"
+/usr/bin/python3 "$THREADBIND_ROOT/examples/python/compare_torch.py" \
+  --save "$STAGE/python/programs/saxpy"
+for package in pytest _pytest pluggy iniconfig packaging py.py; do
+  cp -r "/usr/lib/python3/dist-packages/$package" "$STAGE/python/pytest/"
+done
+

@@ -94,17 +94,14 @@ bool threadbind::isVectorElementType(Type type) {
   return bits >= 8 && bits <= 64 && llvm::isPowerOf2_32(bits);
 }
 
-Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
-                                  Value memref, ValueRange outerIndices,
-                                  Value first, uint64_t alignment) {
+Value threadbind::createElementAddress(OpBuilder &builder, Location loc,
+                                       Value memref, ValueRange outerIndices,
+                                       Value first) {
   auto add = [&](Value a, Value b) {
     return builder.createOrFold<arith::AddIOp>(loc, a, b);
   };
   auto mul = [&](Value a, Value b) {
     return builder.createOrFold<arith::MulIOp>(loc, a, b);
-  };
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, v);
   };
   auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, memref);
   Value element = metadata.getOffset();
@@ -113,9 +110,19 @@ Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
   element = add(element, first);
   unsigned bytes =
       cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  return add(
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref),
+      mul(element, arith::ConstantIndexOp::create(builder, loc, bytes)));
+}
+
+Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
+                                  Value memref, ValueRange outerIndices,
+                                  Value first, uint64_t alignment) {
   Value address =
-      add(memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memref),
-          mul(element, cst(bytes)));
+      createElementAddress(builder, loc, memref, outerIndices, first);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
   Value misalignment =
       arith::RemUIOp::create(builder, loc, address, cst(alignment));
   return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,

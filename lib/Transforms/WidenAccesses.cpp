@@ -322,8 +322,8 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                       .str();
     return plan;
   }
-  // The alignment check must come out the same for every thread that
-  // shares the loop, or they would split the range differently.
+  // The peel must come out the same for every thread that shares the
+  // loop, or they would split the range differently.
   bool blockLanes = lanes.lane == launch.getThreadIds().x;
   auto laneDependent = [&](const WideAccess &a) {
     if (a.offset && dependsOnLaneIds(a.offset, launch, blockLanes))
@@ -405,7 +405,15 @@ private:
     return plan.width * access.elementType.getIntOrFloatBitWidth() / 8;
   }
 
-  Value allAligned();
+  /// An i1 that holds where every access's first element lies the same
+  /// number of elements past a vector boundary, and sets `elements` to that
+  /// number.
+  Value commonMisalignment(Value &elements);
+  /// The vector loops from `vectorStart`, then the elements after the last
+  /// whole vector, by the same threads.
+  void emitWide();
+  /// The elements [start, vectorStart) by the loop's threads, one each.
+  void emitScalar(Value lb, Value ub);
   /// One vector iteration of the body at vector index `vector`.
   void emitVectorBody(Value vector);
   scf::ForOp emitLoop(Value lb, Value ub, Value step,
@@ -416,21 +424,44 @@ private:
   unsigned unroll;
   bool assumeAligned;
   Location loc;
+  /// Where the first whole vector starts: start(), or past the peeled
+  /// elements.
+  Value vectorStart;
 };
 
-Value Widener::allAligned() {
-  Value all;
+Value Widener::commonMisalignment(Value &elements) {
+  Value agree;
+  auto both = [&](Value ok) {
+    agree = agree ? arith::AndIOp::create(rewriter, loc, agree, ok) : ok;
+  };
+  elements = nullptr;
   for (const SmallVector<WideAccess> *list : {&plan.loads, &plan.stores}) {
     for (const WideAccess &access : *list) {
       // The access's first element for this loop instance.
-      Value ok = createIsAligned(rewriter, loc, access.memref,
-                                 access.outerIndices,
-                                 lastIndex(access, start()),
-                                 alignment(access));
-      all = all ? arith::AndIOp::create(rewriter, loc, all, ok) : ok;
+      Value address =
+          createElementAddress(rewriter, loc, access.memref,
+                               access.outerIndices, lastIndex(access, start()));
+      int64_t bytes = access.elementType.getIntOrFloatBitWidth() / 8;
+      // An address off the element size (a reinterpreted byte buffer) can
+      // never be peeled to a vector boundary.
+      if (bytes > 1)
+        both(arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(rewriter, loc, address, cst(bytes)),
+            cst(0)));
+      Value past = arith::DivUIOp::create(
+          rewriter, loc,
+          arith::RemUIOp::create(rewriter, loc, address,
+                                 cst(alignment(access))),
+          cst(bytes));
+      if (!elements)
+        elements = past;
+      else
+        both(arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                   past, elements));
     }
   }
-  return all;
+  return agree ? agree : arith::ConstantIntOp::create(rewriter, loc, 1, 1);
 }
 
 scf::ForOp Widener::emitLoop(Value lb, Value ub, Value step,
@@ -444,7 +475,7 @@ scf::ForOp Widener::emitLoop(Value lb, Value ub, Value step,
 
 void Widener::emitVectorBody(Value vector) {
   scf::ForOp original = plan.lanes.loop;
-  Value first = add(start(), mul(vector, cst(plan.width)));
+  Value first = add(vectorStart, mul(vector, cst(plan.width)));
   // Loads first: the plan proved nothing in the body reads after a store,
   // and every lane's reads then precede every lane's writes.
   DenseMap<Operation *, Value> loaded;
@@ -533,56 +564,77 @@ void Widener::shrinkGrid() {
       launch, [&] { launch.getGridSizeYMutable().assign(newY); });
 }
 
+void Widener::emitScalar(Value lb, Value ub) {
+  scf::ForOp original = plan.lanes.loop;
+  emitLoop(add(lb, plan.lanes.lane), ub, original.getStep(), [&](Value i) {
+    IRMapping mapping;
+    mapping.map(original.getInductionVar(), i);
+    for (Operation &op : original.getBody()->without_terminator())
+      rewriter.clone(op, mapping);
+  });
+}
+
+void Widener::emitWide() {
+  scf::ForOp original = plan.lanes.loop;
+  Value lane = plan.lanes.lane, stride = original.getStep();
+  Value width = cst(plan.width);
+  // Whole vectors in [vectorStart, ub), and where they end.
+  Value count = rewriter.createOrFold<arith::MaxSIOp>(
+      loc,
+      rewriter.createOrFold<arith::SubIOp>(loc, original.getUpperBound(),
+                                           vectorStart),
+      cst(0));
+  Value vectors = arith::DivUIOp::create(rewriter, loc, count, width);
+  Value vectorEnd = add(vectorStart, mul(vectors, width));
+  Value rest = lane;
+  if (unroll > 1) {
+    // Whole chunks of `unroll` strides first: every thread runs the same
+    // number of them, each vector one stride from the last, so the warp
+    // stays on consecutive vectors; the leftover vectors one at a time.
+    Value chunk = mul(stride, cst(unroll));
+    Value chunked =
+        mul(arith::DivUIOp::create(rewriter, loc, vectors, chunk), chunk);
+    emitLoop(lane, chunked, chunk, [&](Value v) {
+      for (unsigned u = 0; u < unroll; ++u)
+        emitVectorBody(u == 0 ? v : add(v, mul(stride, cst(u))));
+    });
+    rest = add(chunked, lane);
+  }
+  emitLoop(rest, vectors, stride, [&](Value v) { emitVectorBody(v); });
+  emitScalar(vectorEnd, original.getUpperBound());
+}
+
 void Widener::run() {
   shrinkGrid();
   scf::ForOp original = plan.lanes.loop;
   rewriter.setInsertionPoint(original);
-  Value lane = plan.lanes.lane, stride = original.getStep();
-  Value zero = cst(0), width = cst(plan.width);
-  // Whole vectors in [start, ub), and where they end.
-  Value count = rewriter.createOrFold<arith::MaxSIOp>(
-      loc,
-      rewriter.createOrFold<arith::SubIOp>(loc, original.getUpperBound(),
-                                           start()),
-      zero);
-  Value vectors = arith::DivUIOp::create(rewriter, loc, count, width);
-  Value vectorEnd = add(start(), mul(vectors, width));
-
-  auto emitWide = [&] {
-    Value rest = lane;
-    if (unroll > 1) {
-      // Whole chunks of `unroll` strides first: every thread runs the same
-      // number of them, each vector one stride from the last, so the warp
-      // stays on consecutive vectors; the leftover vectors one at a time.
-      Value chunk = mul(stride, cst(unroll));
-      Value chunked =
-          mul(arith::DivUIOp::create(rewriter, loc, vectors, chunk), chunk);
-      emitLoop(lane, chunked, chunk, [&](Value v) {
-        for (unsigned u = 0; u < unroll; ++u)
-          emitVectorBody(u == 0 ? v : add(v, mul(stride, cst(u))));
-      });
-      rest = add(chunked, lane);
-    }
-    emitLoop(rest, vectors, stride, [&](Value v) { emitVectorBody(v); });
-    // The elements after the last whole vector, by the same threads.
-    emitLoop(add(vectorEnd, lane), original.getUpperBound(), stride,
-             [&](Value i) {
-               IRMapping mapping;
-               mapping.map(original.getInductionVar(), i);
-               for (Operation &op : original.getBody()->without_terminator())
-                 rewriter.clone(op, mapping);
-             });
-  };
-
   if (assumeAligned) {
+    vectorStart = start();
     emitWide();
     rewriter.eraseOp(original);
     return;
   }
-  Value aligned = allAligned();
-  auto ifOp = scf::IfOp::create(rewriter, loc, aligned,
+  // A view that starts off a vector boundary (a row of an odd-width
+  // matrix, a subview one element in) still takes vectors: the first
+  // elements up to the boundary go one a thread, the rest as vectors. That
+  // needs every access to be off by the same number of elements; where
+  // they are not (an access shifted against another), the loop runs as
+  // written.
+  Value misaligned;
+  Value agree = commonMisalignment(misaligned);
+  auto ifOp = scf::IfOp::create(rewriter, loc, agree,
                                 /*withElseRegion=*/true);
   rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  Value width = cst(plan.width);
+  Value peel = arith::RemUIOp::create(
+      rewriter, loc, arith::SubIOp::create(rewriter, loc, width, misaligned),
+      width);
+  // Past the peeled elements, but never past the end.
+  vectorStart = arith::MinSIOp::create(
+      rewriter, loc, add(start(), peel),
+      rewriter.createOrFold<arith::MaxSIOp>(loc, original.getUpperBound(),
+                                            start()));
+  emitScalar(start(), vectorStart);
   emitWide();
   rewriter.moveOpBefore(original, ifOp.elseBlock()->getTerminator());
 }
@@ -605,6 +657,15 @@ void WidenAccessesPass::runOnOperation() {
   }
   if (unroll == 0) {
     emitError(getOperation()->getLoc()) << "unroll must be at least 1";
+    return signalPassFailure();
+  }
+  // The body is cloned once a vector element for each of the `unroll`
+  // vectors: an unroll of thousands would grow the kernel without end (and
+  // the compile with it) for no more bytes in flight. Reductions stop at 16
+  // too.
+  if (unroll > 16) {
+    emitError(getOperation()->getLoc())
+        << "unroll must be at most 16, not " << static_cast<unsigned>(unroll);
     return signalPassFailure();
   }
   // Plan every loop before changing any.
@@ -633,7 +694,8 @@ void WidenAccessesPass::runOnOperation() {
           << plan.stores.size() << " vector "
           << (plan.stores.size() == 1 ? "store" : "stores")
           << (assumeAligned ? ", alignment assumed"
-                            : ", versioned on a run-time alignment check");
+                            : ", the first elements up to a vector boundary "
+                              "peeled at run time");
     }
     Widener(rewriter, plan, unroll, assumeAligned).run();
     ++numWidened;

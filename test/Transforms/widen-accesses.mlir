@@ -3,10 +3,12 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=assume-aligned -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ASSUME
 // RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=remarks -split-input-file -verify-diagnostics -o /dev/null
 
-// A grid-stride copy with a scale: under the alignment check of all three
-// pointers, vectors of 4 from the lane up to n / 4 by the grid stride, then
-// the scalar rest from 4 (n / 4) + lane; the original loop otherwise.
-// The grid shrinks to what n / 4 vectors need, where that is fewer blocks.
+// A grid-stride copy with a scale: where both pointers lie the same number
+// of elements past a 16-byte boundary, the lanes first take the elements
+// up to it, one each; then vectors of 4 from there up to the last whole
+// one by the grid stride, then the scalar rest from its end + lane; the
+// original loop otherwise. The grid shrinks to what n / 4 vectors need,
+// where that is fewer blocks.
 // CHECK-LABEL: func.func @scale
 // CHECK: %[[VNEED:.*]] = arith.ceildivui %{{.*}}, %c4 : index
 // CHECK-NEXT: %[[BNEED:.*]] = arith.ceildivui %[[VNEED]], %c256 : index
@@ -15,14 +17,25 @@
 // CHECK-NEXT: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
 // CHECK: %[[LANE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-// CHECK: %[[VECS:.*]] = arith.divui %{{.*}}, %c4 : index
-// CHECK: %[[END:.*]] = arith.muli %[[VECS]], %c4 : index
-// CHECK: memref.extract_aligned_pointer_as_index %arg0
-// CHECK: arith.remui %{{.*}}, %c16
-// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[P0:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[M0:.*]] = arith.remui %[[P0]], %c16
+// CHECK-NEXT: %[[E0:.*]] = arith.divui %[[M0]], %c4
+// CHECK: %[[P1:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[M1:.*]] = arith.remui %[[P1]], %c16
+// CHECK-NEXT: %[[E1:.*]] = arith.divui %[[M1]], %c4
+// CHECK-NEXT: arith.cmpi eq, %[[E1]], %[[E0]]
 // CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[TO:.*]] = arith.subi %c4, %[[E0]]
+// CHECK-NEXT: %[[PEEL:.*]] = arith.remui %[[TO]], %c4
+// CHECK-NEXT: %[[VSTART:.*]] = arith.minsi %[[PEEL]], %{{.*}}
+// CHECK-NEXT: scf.for %{{.*}} = %[[LANE]] to %[[VSTART]] step %[[STRIDE]] {
+// CHECK-NEXT: memref.load
+// CHECK: %[[VECS:.*]] = arith.divui %{{.*}}, %c4 : index
+// CHECK-NEXT: %[[VLEN:.*]] = arith.muli %[[VECS]], %c4 : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[VSTART]], %[[VLEN]] : index
 // CHECK-NEXT: scf.for %[[J:.*]] = %[[LANE]] to %[[VECS]] step %[[STRIDE]] {
-// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[J]], %c4 : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[J]], %c4 : index
+// CHECK-NEXT: %[[BASE:.*]] = arith.addi %[[VSTART]], %[[OFF]] : index
 // CHECK-NEXT: %[[V:.*]] = vector.load %arg0[%[[BASE]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 // CHECK-COUNT-4: arith.mulf
 // CHECK: %[[W:.*]] = vector.from_elements
@@ -59,7 +72,7 @@ func.func @scale(%a: memref<?xf32>, %b: memref<?xf32>) {
   %c1 = arith.constant 1 : index
   %two = arith.constant 2.0 : f32
   %n = memref.dim %a, %c0 : memref<?xf32>
-  // expected-remark @below {{widened: 4 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, versioned on a run-time alignment check}}
+  // expected-remark @below {{widened: 4 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, the first elements up to a vector boundary peeled at run time}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %x = memref.load %a[%i] : memref<?xf32>
     %y = arith.mulf %x, %two : f32
@@ -81,7 +94,7 @@ func.func @gather_index(%idx: memref<?xi32>, %src: memref<?xf64>, %dst: memref<?
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %idx, %c0 : memref<?xi32>
-  // expected-remark @below {{widened: 2 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, versioned on a run-time alignment check}}
+  // expected-remark @below {{widened: 2 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, the first elements up to a vector boundary peeled at run time}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %k = memref.load %idx[%i] : memref<?xi32>
     %kk = arith.index_cast %k : i32 to index

@@ -59,10 +59,15 @@ inline bool isSupportedVectorBytes(int64_t bytes) {
 /// integers and floats of 8, 16, 32 or 64 bits.
 bool isVectorElementType(Type type);
 
+/// The address, as an index, of element [outerIndices..., first] of
+/// `memref` (a memref whose last dimension has unit stride): the aligned
+/// pointer, plus the offset and the strided outer indices, plus `first`, in
+/// bytes.
+Value createElementAddress(OpBuilder &builder, Location loc, Value memref,
+                           ValueRange outerIndices, Value first);
+
 /// An i1 that holds where element [outerIndices..., first] of `memref`
-/// (a memref whose last dimension has unit stride) starts at a multiple of
-/// `alignment` bytes: the aligned pointer, plus the offset and the strided
-/// outer indices, plus `first`, in bytes.
+/// starts at a multiple of `alignment` bytes (see createElementAddress).
 Value createIsAligned(OpBuilder &builder, Location loc, Value memref,
                       ValueRange outerIndices, Value first,
                       uint64_t alignment);

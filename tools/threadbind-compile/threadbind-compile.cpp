@@ -146,9 +146,9 @@ cl::opt<unsigned> widenUnroll(
 cl::opt<bool> widenNested(
     "widen-nested-loops",
     cl::desc("Also widen thread loops nested in other loops (2-D rows), "
-             "giving a 2-D grid's spare x blocks to its rows; off by default "
-             "until timed"),
-    cl::init(false), cl::cat(category));
+             "giving a 2-D grid's spare x blocks to its rows "
+             "(--widen-nested-loops=false keeps them scalar)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> fpContract(
     "fp-contract",
     cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "

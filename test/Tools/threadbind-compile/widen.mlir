@@ -9,8 +9,8 @@
 // RUN: threadbind-compile %s --vector-bytes=0 -o %t/scalar.ptx
 // RUN: FileCheck %s --check-prefix=SCALAR < %t/scalar.ptx
 // RUN: threadbind-compile %s --widen-unroll=4 --emit cubin -o %t/unroll.cubin
-// RUN: threadbind-compile %s --widen-nested-loops -o %t/nested.ptx
-// RUN: FileCheck %s --check-prefix=NESTED < %t/nested.ptx
+// RUN: threadbind-compile %s --widen-nested-loops=false -o %t/flat.ptx
+// RUN: FileCheck %s --check-prefix=FLAT < %t/flat.ptx
 // RUN: not threadbind-compile %s --vector-bytes=12 -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/bad.ptx
 
@@ -29,12 +29,12 @@
 // CHECK: ld.global.v2.b64
 // CHECK: st.global.v2.b64
 
-// The 2-D rows stay scalar unless nested loops are asked for.
+// The 2-D rows are widened too, unless --widen-nested-loops=false.
 // CHECK-LABEL: .entry rows_kernel(
-// CHECK-NOT: .v4.
-// NESTED-LABEL: .entry rows_kernel(
-// NESTED: ld.global.v4.b32
-// NESTED: st.global.v4.b32
+// CHECK: ld.global.v4.b32
+// CHECK: st.global.v4.b32
+// FLAT-LABEL: .entry rows_kernel(
+// FLAT-NOT: .v4.
 
 // SCALAR-NOT: .v2.
 // SCALAR-NOT: .v4.

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/IRMapping.h"
@@ -321,6 +322,34 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                    " bytes, fills a " + Twine(vectorBytes) + "-byte vector")
                       .str();
     return plan;
+  }
+  // Two accesses to the same row a constant distance apart that is not a
+  // whole number of vectors (a stencil's j-1, j, j+1) are never aligned
+  // together: no peel serves both, and a grid sized for vectors would run
+  // the scalar fallback on too few threads.
+  auto constantOffset = [](const WideAccess &a) -> std::optional<int64_t> {
+    return a.offset ? getConstantIntValue(a.offset) : std::optional<int64_t>(0);
+  };
+  SmallVector<const WideAccess *> all;
+  for (const WideAccess &a : plan.loads)
+    all.push_back(&a);
+  for (const WideAccess &a : plan.stores)
+    all.push_back(&a);
+  for (auto [i, a] : llvm::enumerate(all)) {
+    for (const WideAccess *b : ArrayRef(all).take_front(i)) {
+      if (a->memref != b->memref || a->outerIndices != b->outerIndices)
+        continue;
+      std::optional<int64_t> x = constantOffset(*a), y = constantOffset(*b);
+      if (x && y && (*x - *y) % plan.width != 0) {
+        plan.whyNot = ("two of its accesses to one row are " +
+                       Twine(std::abs(*x - *y)) +
+                       " elements apart, not a multiple of the " +
+                       Twine(plan.width) +
+                       " a vector, so no start aligns both")
+                          .str();
+        return plan;
+      }
+    }
   }
   // The peel must come out the same for every thread that shares the
   // loop, or they would split the range differently.

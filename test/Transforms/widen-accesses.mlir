@@ -124,6 +124,45 @@ func.func @scatter(%idx: memref<?xindex>, %src: memref<?xf32>, %dst: memref<?xf3
 
 // -----
 
+// Neighbours in one row (a 1-D stencil): x[i] and x[i + 1] are never both
+// on a vector boundary, so no peel aligns them; the loop stays scalar, and
+// its grid with it. Two elements apart with 2-element f64 vectors, they can.
+// CHECK-LABEL: func.func @neighbours
+// CHECK-NOT: vector.
+// CHECK-LABEL: func.func @neighbours_two_apart
+// CHECK: vector.load
+func.func @neighbours(%x: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %y, %c0 : memref<?xf32>
+  // expected-remark @below {{not widened: two of its accesses to one row are 1 elements apart, not a multiple of the 4 a vector, so no start aligns both}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %next = arith.addi %i, %c1 : index
+    %a = memref.load %x[%i] : memref<?xf32>
+    %b = memref.load %x[%next] : memref<?xf32>
+    %s = arith.addf %a, %b : f32
+    memref.store %s, %y[%i] : memref<?xf32>
+  }
+  return
+}
+func.func @neighbours_two_apart(%x: memref<?xf64>, %y: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %n = memref.dim %y, %c0 : memref<?xf64>
+  // expected-remark @below {{widened: 2 elements a vector}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %next = arith.addi %i, %c2 : index
+    %a = memref.load %x[%i] : memref<?xf64>
+    %b = memref.load %x[%next] : memref<?xf64>
+    %s = arith.addf %a, %b : f64
+    memref.store %s, %y[%i] : memref<?xf64>
+  }
+  return
+}
+
+// -----
+
 // A read after a store could see the store; moving every read first would
 // change that.
 // CHECK-LABEL: func.func @read_after_write

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -74,7 +75,8 @@ std::string threadbind::getSupportedChipList() {
 void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
-  funcPm.addPass(createForallToParallelLoopPass());
+  // ThreadBind's own: upstream's fails silently on a forall over tensors.
+  funcPm.addPass(createForallToParallelPass());
   // affine.parallel becomes scf.parallel; affine.load/store become memref
   // accesses whose indices the access analysis still follows.
   pm.addPass(createLowerAffinePass());
@@ -171,6 +173,11 @@ void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
 }
 
 void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
+  // Subviews, reshapes and transposes in kernels lower through their strided
+  // metadata, as on the host: convert-gpu-to-nvvm does not lower them, and
+  // they would reach LLVM translation as unrealized casts. First, so that
+  // lower-affine takes the affine.apply ops it leaves.
+  pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
   // Kernels may hold affine index arithmetic (upstream's mapping emits it).
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -19,14 +19,19 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -84,6 +89,72 @@ static bool isKernelArgumentType(Type type) {
       type);
 }
 
+/// Float types the NVPTX backend computes on. Kernels can load and store the
+/// others (f8 and smaller travel as integers, f80 and f128 as bits), but
+/// arithmetic on them fails to lower or aborts the backend.
+static bool isDeviceArithmeticFloat(FloatType type) {
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+}
+
+/// Why a kernel cannot hold a value of `type`, as the end of a sentence, or
+/// an empty string. Checked here because the device lowering would only
+/// fail long after, at an outlined function or an LLVM translation, without
+/// naming the op that needs the type.
+static std::string whyNoDeviceType(Type type) {
+  if (isa<TensorType>(type))
+    return "which a kernel cannot hold: bufferize tensors to memrefs first";
+  if (auto memref = dyn_cast<MemRefType>(type); memref && !memref.isStrided())
+    return "whose layout is not strided, so a kernel cannot address it "
+           "(normalize-memrefs rewrites such layouts)";
+  // tf32 is the one builtin float type LLVM has no type for.
+  if (isa<FloatTF32Type>(getElementTypeOrSelf(type)))
+    return "which has no LLVM type";
+  if (isa<BaseMemRefType, IndexType, IntegerType, FloatType, VectorType,
+          ComplexType>(type) ||
+      LLVM::isCompatibleType(type))
+    return "";
+  return "which has no lowering on the device";
+}
+
+/// A float type that `op` computes on and kernels can move but not compute
+/// on (see isDeviceArithmeticFloat), if any.
+static std::optional<FloatType> findNonArithmeticFloat(Operation *op) {
+  // Loads and stores move the bits only.
+  if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(op))
+    return std::nullopt;
+  auto nonArithmetic = [](Type type) -> std::optional<FloatType> {
+    if (isa<BaseMemRefType>(type))
+      return std::nullopt;
+    Type element = getElementTypeOrSelf(type);
+    if (auto complex = dyn_cast<ComplexType>(element))
+      element = complex.getElementType();
+    auto fp = dyn_cast<FloatType>(element);
+    if (!fp || isDeviceArithmeticFloat(fp))
+      return std::nullopt;
+    return fp;
+  };
+  for (Type type : op->getOperandTypes())
+    if (std::optional<FloatType> fp = nonArithmetic(type))
+      return fp;
+  for (Type type : op->getResultTypes())
+    if (std::optional<FloatType> fp = nonArithmetic(type))
+      return fp;
+  return std::nullopt;
+}
+
+/// Whether a `memref.copy` lowers to a memcpy, which a kernel can run,
+/// rather than a call to the host runtime's `memrefCopy`; the same test as
+/// MemRefToLLVM's.
+static bool copiesContiguously(memref::CopyOp copy) {
+  auto contiguous = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && (memref.getLayout().isIdentity() ||
+                      memref::isStaticShapeAndContiguousRowMajor(memref));
+  };
+  return contiguous(copy.getSource().getType()) &&
+         contiguous(copy.getTarget().getType());
+}
+
 LogicalResult threadbind::verifyMappable(scf::ParallelOp loop) {
   if (!loop.getInitVals().empty())
     return loop.emitOpError("has reductions, which "
@@ -93,8 +164,8 @@ LogicalResult threadbind::verifyMappable(scf::ParallelOp loop) {
 
 LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
   Region &loopRegion = loop.getRegion();
-  WalkResult result = loop.getBody()->walk([&](Operation *op) {
-    if (isa<gpu::LaunchOp>(op)) {
+  auto check = [&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op)) {
       op->emitError("cannot bind the enclosing loop to the GPU: its body "
                     "already launches a kernel");
       return WalkResult::interrupt();
@@ -104,11 +175,37 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
           << op->getName() << "' calls a host function";
       return WalkResult::interrupt();
     }
-    if (isa<memref::AllocOp, memref::ReallocOp, memref::DeallocOp>(op)) {
+    if (isa<memref::AllocOp, memref::ReallocOp, memref::DeallocOp, gpu::AllocOp,
+            gpu::DeallocOp>(op)) {
       op->emitError("cannot run on the device: '")
           << op->getName()
           << "' manages heap memory, which cannot live on the device; use "
              "memref.alloca for per-iteration scratch";
+      return WalkResult::interrupt();
+    }
+    // Thread ids, barriers, shuffles and the like would refer to the launch
+    // this pass creates, whose shape is the mapping's choice, not the
+    // program's; only gpu.printf means the same in any launch.
+    if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) &&
+        !isa<gpu::PrintfOp>(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName()
+          << "' would refer to the launch that the mapping creates, whose "
+             "shape is the mapping's choice; write the gpu.launch by hand";
+      return WalkResult::interrupt();
+    }
+    // Both lower to calls into the host's runtime libraries, which a kernel
+    // cannot link.
+    if (isa<vector::PrintOp>(op)) {
+      op->emitError("cannot run on the device: 'vector.print' prints "
+                    "through the host runtime; use gpu.printf");
+      return WalkResult::interrupt();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op);
+        copy && !copiesContiguously(copy)) {
+      op->emitError("cannot run on the device: 'memref.copy' of memrefs "
+                    "that are not contiguous calls the host runtime; copy "
+                    "with loads and stores");
       return WalkResult::interrupt();
     }
     if (!op->hasTrait<OpTrait::IsTerminator>() && hasUnknownEffects(op)) {
@@ -126,8 +223,33 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
              "argument";
       return WalkResult::interrupt();
     }
+    auto reportType = [&](Type type, StringRef verb) {
+      std::string why = whyNoDeviceType(type);
+      if (why.empty())
+        return false;
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' " << verb << " a value of type " << type
+          << ", " << why;
+      return true;
+    };
+    for (Type type : op->getOperandTypes())
+      if (reportType(type, "takes"))
+        return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (reportType(type, "makes"))
+        return WalkResult::interrupt();
+    if (std::optional<FloatType> fp = findNonArithmeticFloat(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' computes on " << *fp
+          << ", which kernels can load and store but compute on only as "
+             "f16, bf16, f32 or f64";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
-  });
+  };
+  // Outer ops first: a launch in the body is reported as such, not as the
+  // gpu ops inside it.
+  WalkResult result = loop.getBody()->walk<WalkOrder::PreOrder>(check);
   return failure(result.wasInterrupted());
 }
 
@@ -210,6 +332,47 @@ static scf::ParallelOp getRowPerBlockInnerLoop(scf::ParallelOp outer) {
   return inner;
 }
 
+/// A cover launch visits each x iteration (each outer iteration, for a nest
+/// run one per block) from a thread of its own, and a grid has at most
+/// kMaxGridDim[0] blocks along x: past that, iterations would silently not
+/// run. Checked where the extent is static; a dynamic one must fit at run
+/// time.
+static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
+                                         const LoopMappingPlan &plan) {
+  std::optional<int64_t> blocks;
+  bool overflows = false;
+  if (plan.innerLoop) {
+    blocks = 1;
+    for (unsigned d = 0; d < outerLoop.getNumLoops(); ++d) {
+      std::optional<int64_t> trips = staticTripCount(outerLoop, d);
+      if (!trips)
+        return success();
+      std::optional<int64_t> product = llvm::checkedMul(*blocks, *trips);
+      // A product that overflows is certainly too large, unless a later
+      // dimension is empty.
+      overflows |= !product;
+      blocks = product.value_or(std::numeric_limits<int64_t>::max());
+      if (*trips == 0)
+        return success();
+    }
+  } else if (std::optional<int64_t> trips =
+                 staticTripCount(outerLoop, plan.groups[0].front())) {
+    blocks = llvm::divideCeil(*trips, plan.blockShape[0]);
+  }
+  if (!blocks || *blocks <= GpuLimits::kMaxGridDim[0])
+    return success();
+  InFlightDiagnostic diag = outerLoop.emitOpError("needs ");
+  if (overflows)
+    diag << "more than ";
+  diag << *blocks << " blocks along x under grid-policy=cover ("
+       << (plan.innerLoop ? "a block an outer iteration"
+                          : "a thread an iteration, " +
+                                std::to_string(plan.blockShape[0]) + " a block")
+       << "), but a grid has at most " << GpuLimits::kMaxGridDim[0]
+       << "; grid-policy=grid-stride loops over any extent";
+  return diag;
+}
+
 FailureOr<LoopMappingPlan>
 threadbind::planLoopMapping(scf::ParallelOp outerLoop,
                             const LoopMappingOptions &options) {
@@ -261,21 +424,24 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
     plan.blockShape.assign(options.blockShape.begin(),
                            options.blockShape.end());
     plan.blockShape.resize(3, 1);
-    return plan;
-  }
-  plan.blockShape =
-      defaultBlockShape(options.threadsPerBlock, plan.groups.size());
-  SmallVector<std::optional<int64_t>> extents;
-  for (const auto &group : plan.groups) {
-    std::optional<int64_t> extent = 1;
-    for (unsigned d : group) {
-      std::optional<int64_t> trips = staticTripCount(loop, d);
-      extent = trips && extent ? std::optional<int64_t>(*extent * *trips)
-                               : std::nullopt;
+  } else {
+    plan.blockShape =
+        defaultBlockShape(options.threadsPerBlock, plan.groups.size());
+    SmallVector<std::optional<int64_t>> extents;
+    for (const auto &group : plan.groups) {
+      std::optional<int64_t> extent = 1;
+      for (unsigned d : group) {
+        std::optional<int64_t> trips = staticTripCount(loop, d);
+        extent = trips && extent ? std::optional<int64_t>(*extent * *trips)
+                                 : std::nullopt;
+      }
+      extents.push_back(extent);
     }
-    extents.push_back(extent);
+    fitBlockShapeToExtents(plan.blockShape, extents);
   }
-  fitBlockShapeToExtents(plan.blockShape, extents);
+  if (options.gridPolicy == GridPolicy::Cover &&
+      failed(verifyCoverGridFits(outerLoop, plan)))
+    return failure();
   return plan;
 }
 
@@ -637,6 +803,17 @@ void MapLoopsToThreadsPass::runOnOperation() {
     func->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (isa<gpu::LaunchOp>(op))
         return WalkResult::skip();
+      // threadbind-normalize turns linalg on memrefs into loops; on tensors
+      // there is no memory yet for a kernel to write, and without a word
+      // here a module of them would only hear that there was nothing to map.
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && !linalgOp.hasPureBufferSemantics()) {
+        op->emitWarning("left on the host: '")
+            << op->getName()
+            << "' works on tensors; bufferize them to memrefs for it to be "
+               "bound to the GPU";
+        return WalkResult::skip();
+      }
       if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
         loops.push_back(loop);
         return WalkResult::skip();

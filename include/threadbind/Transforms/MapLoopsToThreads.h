@@ -137,9 +137,12 @@ struct LoopMappingPlan {
 };
 
 /// Returns success if `loop` can become a kernel: its body has no calls,
-/// allocations or ops with unknown effects, it uses no captured value a
-/// kernel cannot take, and it has no reductions. Otherwise emits an error at
-/// the offending op and returns failure. Never modifies the IR.
+/// allocations, gpu ops other than gpu.printf, ops that lower to host
+/// runtime calls or ops with unknown effects; it uses no captured value a
+/// kernel cannot take, no value the device cannot hold (tensors, memrefs
+/// whose layout is not strided) and no arithmetic on floats other than
+/// f16, bf16, f32 and f64; and it has no reductions. Otherwise emits an
+/// error at the offending op and returns failure. Never modifies the IR.
 LogicalResult verifyMappable(scf::ParallelOp loop);
 
 /// The checks of verifyMappable on `loop`'s body alone, for passes that map
@@ -147,7 +150,8 @@ LogicalResult verifyMappable(scf::ParallelOp loop);
 LogicalResult verifyMappableBody(scf::ParallelOp loop);
 
 /// Plans the binding of `loop`. Fails, with an error at `loop`, only when
-/// `options.dimOrder` does not fit the loop.
+/// `options.dimOrder` does not fit the loop, or when a cover grid cannot
+/// give each of its static x iterations a thread.
 FailureOr<LoopMappingPlan> planLoopMapping(scf::ParallelOp loop,
                                            const LoopMappingOptions &options);
 

@@ -41,13 +41,17 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     `threadbind_max_resident_blocks(threads per block)` returns at run time
     (occupancy x SM count; the runtime library provides it, and a module may
     define its own). With `grid-policy=cover` the grid covers the x extent
-    with one guarded iteration per thread. In both, y and z grids stay within
-    65535 blocks and loop over larger extents. Index arithmetic is 64-bit.
+    with one guarded iteration per thread, so that extent must fit in
+    2^31 - 1 blocks: a static one that does not is an error. In both, y and
+    z grids stay within 65535 blocks and loop over larger extents. Index
+    arithmetic is 64-bit.
 
     A function whose loops cannot all run on the device (calls to host
     functions, allocation, ops with unknown side effects, reductions, values
-    a kernel cannot take) gets an error at the offending op and is left as
-    it was.
+    a kernel cannot take, gpu ops other than `gpu.printf`, tensors, memref
+    layouts that are not strided, arithmetic on floats other than f16, bf16,
+    f32 and f64) gets an error at the offending op and is left as it was.
+    Linalg ops on tensors stay on the host, with a warning.
 
     Nested `scf.parallel` loops that canonicalization could not merge into
     one (the inner bounds depend on the outer induction variables, or there
@@ -192,6 +196,23 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
               "Number of reduction loops mapped to kernels">,
     Statistic<"numRowReductionsMapped", "row-reductions-mapped",
               "Number of loops of row reductions mapped a block a row">
+  ];
+}
+
+def ForallToParallelPass : Pass<"threadbind-forall-to-parallel"> {
+  let summary = "Turn scf.forall loops on memrefs into scf.parallel";
+  let description = [{
+    What upstream `scf-forall-to-parallel` does, for the loops it can: an
+    `scf.forall` without `shared_outs` becomes an `scf.parallel` over the
+    same iteration space, for `threadbind-map-loops-to-threads` to bind.
+    One with `shared_outs` works on tensors, which have no memory for a
+    kernel to write until they are bufferized; it gets a warning and stays
+    as it is, where the upstream pass fails without a word.
+  }];
+  let dependentDialects = ["scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numConverted", "foralls-converted",
+              "Number of scf.forall loops turned into scf.parallel">
   ];
 }
 
@@ -486,7 +507,7 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     Option<"vectorBytes", "vector-bytes", "unsigned", "16",
            "Bytes of the widest vector access (4, 8 or 16)">,
     Option<"unroll", "unroll", "unsigned", "1",
-           "Vectors a thread handles an iteration">,
+           "Vectors a thread handles an iteration (1 to 16)">,
     Option<"nestedLoops", "nested-loops", "bool", "false",
            "Also widen thread loops that share their threads with other "
            "loops or rows (2-D grids, a block's lanes over a row)">,

@@ -275,9 +275,14 @@ static std::string manifestPath() {
 /// gpu.launch.
 static std::optional<Location> findParallelLoop(ModuleOp module) {
   std::optional<Location> found;
-  module.walk([&](Operation *op) {
-    if (isa<gpu::LaunchOp>(op))
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Hand-written kernels are not the mapping's, and a forall over tensors
+    // stays on the host (normalisation warns at it).
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
       return WalkResult::skip();
+    auto forall = dyn_cast<scf::ForallOp>(op);
+    if (forall && !forall.getOutputs().empty())
+      return WalkResult::advance();
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op) ||
         (linalgOp && linalgOp.hasPureBufferSemantics())) {
@@ -492,6 +497,12 @@ int main(int argc, char **argv) {
                 Twine(vectorBytes.getValue()));
   if (widenUnroll == 0)
     return fail("--widen-unroll must be at least 1");
+  // Upstream's tiling only warns at each loop about a tile that is not
+  // positive, and goes on with the loop untiled.
+  for (int64_t tile : upstreamTile)
+    if (tile <= 0)
+      return fail("--upstream-tile sizes must be positive, not " +
+                  Twine(tile));
   bool chooseBlock = threadsPerBlock == "auto";
   std::optional<SMLimits> smLimits;
   if (chooseBlock) {
@@ -689,10 +700,12 @@ int main(int argc, char **argv) {
   std::optional<Location> firstLoop = findParallelLoop(*module);
   if (failed(runStage(mapPm, "Normalise and map")))
     return 1;
+  // Kernels to compile: launches the mapping made, or gpu.modules written
+  // by hand.
   bool mapped = false;
-  module->walk([&](gpu::LaunchOp) {
-    mapped = true;
-    return WalkResult::interrupt();
+  module->walk([&](Operation *op) {
+    mapped = isa<gpu::LaunchOp, gpu::GPUModuleOp>(op);
+    return mapped ? WalkResult::interrupt() : WalkResult::advance();
   });
   if (!mapped && !firstLoop) {
     emitError(module->getLoc())

@@ -1,0 +1,10 @@
+func.func @too_big(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 99999999999999999999999 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %f, %a[%i] : memref<?xf32>
+  }
+  return
+}

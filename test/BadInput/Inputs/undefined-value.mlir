@@ -1,0 +1,9 @@
+func.func @undefined(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%j] : memref<?xf32>
+    memref.store %x, %a[%i] : memref<?xf32>
+  }
+  return
+}

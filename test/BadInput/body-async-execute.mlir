@@ -1,0 +1,23 @@
+// Unsupported op in a loop body: async.execute, a host task per
+// iteration. Before issue 13 it reached the LLVM translation of the
+// kernel and failed there.
+// RUN: cp %s %t.mlir
+// RUN: threadbind-opt %t.mlir -threadbind-map-to-gpu -verify-diagnostics -o /dev/null
+// RUN: not threadbind-compile %t.mlir -o %t.ptx 2>&1 | FileCheck %s
+// RUN: not ls %t.ptx %t.manifest.json
+// RUN: cmp %s %t.mlir
+
+func.func @async_body(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    // CHECK: .mlir:[[@LINE+2]]:10: error: cannot run on the device: 'async.execute' makes a value of type '!async.token', which has no lowering on the device
+    // expected-error @below {{'async.execute' makes a value of type '!async.token', which has no lowering on the device}}
+    %t = async.execute {
+      memref.store %f, %a[%i] : memref<?xf32>
+      async.yield
+    }
+  }
+  return
+}

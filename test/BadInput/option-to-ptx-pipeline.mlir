@@ -1,0 +1,23 @@
+// Bad option values to the threadbind-to-ptx pipeline of threadbind-opt: an
+// unsupported chip and an optimisation level past 3. Each is an error
+// naming the value, not an abort.
+// RUN: cp %s %t.mlir
+// RUN: not threadbind-opt %t.mlir -threadbind-to-ptx="chip=sm_50" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not threadbind-opt %t.mlir -threadbind-to-ptx="opt-level=9" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=LEVEL
+// RUN: not ls %t.out.mlir
+// RUN: cmp %s %t.mlir
+
+// CHIP: error: unsupported chip 'sm_50'; supported: sm_75,
+// LEVEL: error: opt-level must be 0 to 3
+
+func.func @add(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<?x?xf32>
+    %y = memref.load %b[%i, %j] : memref<?x?xf32>
+    %s = arith.addf %x, %y : f32
+    memref.store %s, %b[%i, %j] : memref<?x?xf32>
+  }
+  return
+}

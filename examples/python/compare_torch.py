@@ -36,22 +36,33 @@ func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
 """
 
 
-def median_ms(run, repeats=30):
-    """Median time of `run()` on the GPU, from CUDA events."""
+def median_ms(measure, repeats=30, warmup=5):
+    """Median of `measure()`, a time in ms, over `repeats` calls after
+    `warmup` untimed ones."""
+    for _ in range(warmup):
+        measure()
+    return sorted(measure() for _ in range(repeats))[repeats // 2]
+
+
+def event_ms(run):
+    """The time of `run()` on the GPU, from CUDA events around it."""
     import torch
 
-    for _ in range(5):
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    run()
+    end.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(end)
+
+
+def kernel_ms(bundle, run):
+    """The time of the kernels `run()` launches through `bundle`, from the
+    CUDA events the runtime records around each launch."""
+    with bundle.record_launches() as launches:
         run()
-    times = []
-    for _ in range(repeats):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+    return sum(launch.milliseconds for launch in launches)
 
 
 def main():
@@ -70,7 +81,8 @@ def main():
         return
     program = (threadbind.open_program(args.program) if args.program
                else threadbind.compile(SAXPY))
-    saxpy = program.load()["saxpy"]
+    bundle = program.load()
+    saxpy = bundle["saxpy"]
 
     import torch
 
@@ -85,18 +97,12 @@ def main():
     print(f"saxpy, {n} elements: ThreadBind matches torch")
 
     scratch = y.clone()
-    bundle = program.load()
-    # The kernel alone, from the CUDA events the runtime records around
-    # each launch; then the whole Python call, which also checks the
+    # The kernel alone; then the whole Python call, which also checks the
     # arguments and synchronises the device before and after.
-    kernel_times = []
-    for _ in range(35):
-        with bundle.record_launches() as launches:
-            saxpy(a, x, scratch)
-        kernel_times.append(sum(l.milliseconds for l in launches))
-    kernel = sorted(kernel_times[5:])[15]  # the median after 5 warm-ups
-    call = median_ms(lambda: saxpy(a, x, scratch))
-    theirs = median_ms(lambda: torch.add(scratch, x, alpha=a, out=scratch))
+    kernel = median_ms(lambda: kernel_ms(bundle, lambda: saxpy(a, x, scratch)))
+    call = median_ms(lambda: event_ms(lambda: saxpy(a, x, scratch)))
+    theirs = median_ms(
+        lambda: event_ms(lambda: torch.add(scratch, x, alpha=a, out=scratch)))
     gbytes = 3 * 4 * n / 1e9
     print(f"ThreadBind kernel {kernel:.4f} ms "
           f"({gbytes / kernel * 1e3:.0f} GB/s), torch {theirs:.4f} ms "

@@ -37,8 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LLVM = Path(os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22"))
-LOWER = ["-canonicalize", "-lower-affine", "-convert-scf-to-cf",
-         "-expand-strided-metadata", "-convert-to-llvm",
+LOWER = ["-canonicalize", "-expand-strided-metadata", "-lower-affine",
+         "-convert-scf-to-cf", "-convert-to-llvm",
          "-reconcile-unrealized-casts"]
 TYPES = ["f32", "f64", "i32", "i64", "f16"]
 

@@ -18,8 +18,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 OUT_DIR=${THREADBIND_DEMO_OUT:-$THREADBIND_BUILD_DIR/demo}
 mkdir -p "$OUT_DIR"
-LOWER_TO_CPU=(-canonicalize -lower-affine -convert-scf-to-cf
-  -expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts)
+LOWER_TO_CPU=(-canonicalize -expand-strided-metadata -lower-affine
+  -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts)
 MAP=(-threadbind-map-to-gpu=remarks -mlir-print-op-on-diagnostic=false)
 
 run_cpu() {

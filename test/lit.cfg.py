@@ -61,10 +61,12 @@ config.substitutions.append(
 
 # Lowers host code (func, scf, affine, arith, math, memref) to the LLVM
 # dialect so mlir-runner can execute it; used by every CPU semantics test.
+# Strided metadata first: expanding a subview or reshape with dynamic
+# offsets or sizes leaves affine.apply ops, which lower-affine then takes.
 config.substitutions.append(
     ("%lower_to_cpu",
-     "-canonicalize -lower-affine -convert-scf-to-cf "
-     "-expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts"))
+     "-canonicalize -expand-strided-metadata -lower-affine -convert-scf-to-cf "
+     "-convert-to-llvm -reconcile-unrealized-casts"))
 
 # Runs the @main of lowered IR on the CPU; the address printMemref* reports
 # is stripped so two runs of the same data compare equal. A kernel that

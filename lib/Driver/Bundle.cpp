@@ -218,10 +218,22 @@ void threadbind::prepareDeviceModule(ModuleOp module,
 // Lowering
 //===----------------------------------------------------------------------===//
 
+/// Math ops with an LLVM intrinsic become it; the others (erf, cbrt, tan,
+/// ...) become calls to libm, which bundles link. convert-to-llvm alone
+/// would leave those for the LLVM translation to choke on.
+static void addHostMathLowering(OpPassManager &pm) {
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+}
+
 void threadbind::buildCPULoweringPipeline(OpPassManager &pm) {
   buildNormalizePipeline(pm);
-  pm.addPass(createSCFToControlFlowPass());
+  // Strided metadata before lower-affine: expanding a subview with a
+  // dynamic offset leaves affine.apply ops.
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  addHostMathLowering(pm);
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
@@ -229,6 +241,9 @@ void threadbind::buildCPULoweringPipeline(OpPassManager &pm) {
 void threadbind::buildHostLoweringStage(OpPassManager &pm) {
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  addHostMathLowering(pm);
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

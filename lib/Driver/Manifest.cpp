@@ -116,6 +116,8 @@ static std::string describe(Value value, unsigned depth) {
       return infix(">=");
     }
   }
+  if (isa<arith::SelectOp>(op))
+    return llvm::formatv("select({0}, {1}, {2})", sub(0), sub(1), sub(2));
   if (isa<arith::MinUIOp, arith::MinSIOp>(op))
     return call("min");
   if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))

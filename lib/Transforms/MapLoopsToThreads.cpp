@@ -258,7 +258,9 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
 //===----------------------------------------------------------------------===//
 
 /// Static trip count of loop dimension `d`, if its bounds and step are
-/// constants.
+/// constants and the count fits in int64_t. The span `ub - lb` is taken as
+/// an unsigned number, so bounds of opposite signs near the limits of the
+/// index type count right.
 static std::optional<int64_t> staticTripCount(scf::ParallelOp loop,
                                               unsigned d) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
@@ -266,7 +268,13 @@ static std::optional<int64_t> staticTripCount(scf::ParallelOp loop,
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
-  return *ub <= *lb ? 0 : llvm::divideCeil(*ub - *lb, *step);
+  if (*ub <= *lb)
+    return 0;
+  uint64_t span = static_cast<uint64_t>(*ub) - static_cast<uint64_t>(*lb);
+  uint64_t trips = (span - 1) / static_cast<uint64_t>(*step) + 1;
+  if (trips > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    return std::nullopt;
+  return static_cast<int64_t>(trips);
 }
 
 /// The 256-style default: 256, 32x8, 32x4x2 (scaled for other totals).
@@ -392,23 +400,16 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
              << "-D loop";
     order.push_back(static_cast<unsigned>(d));
   }
-  LoopAccessPattern pattern = analyzeAccessPattern(loop);
-  for (unsigned d : rankDimsForCoalescing(pattern))
+  SmallVector<std::optional<int64_t>> trips;
+  for (unsigned d = 0; d < numDims; ++d)
+    trips.push_back(staticTripCount(loop, d));
+  DimRanking ranking =
+      rankDimsForCoalescing(analyzeAccessPattern(loop), trips);
+  for (unsigned d : ranking.order)
     if (!llvm::is_contained(order, d))
       order.push_back(d);
-
-  unsigned x = order.front();
-  const DimAccessSummary &xs = pattern.dims[x];
-  if (!options.dimOrder.empty())
-    plan.reason = "forced by dim-order";
-  else if (xs.contiguousAccesses > 0)
-    plan.reason = llvm::formatv(
-        "it walks the unit-stride dimension of {0} of {1} accesses, {2} "
-        "bytes per iteration",
-        xs.contiguousAccesses, pattern.numAccesses, xs.contiguousBytes);
-  else
-    plan.reason = "no dimension walks a unit-stride memref dimension, so the "
-                  "innermost one is used";
+  plan.reason =
+      options.dimOrder.empty() ? ranking.reason : "forced by dim-order";
 
   // x and y take one dimension each; z takes the rest, linearised in loop
   // order so the innermost of them varies fastest.
@@ -420,21 +421,30 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
     plan.groups.push_back(rest);
   }
 
+  unsigned numGroups = plan.groups.size();
   if (!options.blockShape.empty()) {
     plan.blockShape.assign(options.blockShape.begin(),
                            options.blockShape.end());
     plan.blockShape.resize(3, 1);
+    // Threads along a block dimension that no loop dimension is bound to
+    // would each run every iteration again. Their threads join the last
+    // bound dimension instead, which keeps the block's size (and every
+    // dimension within its limit, as the product is at most 1024).
+    for (unsigned g = numGroups; g < 3; ++g) {
+      plan.blockShape[numGroups - 1] *= plan.blockShape[g];
+      plan.blockShape[g] = 1;
+    }
+    if (!llvm::equal(plan.blockShape, options.blockShape))
+      plan.fittedFrom.assign(options.blockShape.begin(),
+                             options.blockShape.end());
   } else {
-    plan.blockShape =
-        defaultBlockShape(options.threadsPerBlock, plan.groups.size());
+    plan.blockShape = defaultBlockShape(options.threadsPerBlock, numGroups);
     SmallVector<std::optional<int64_t>> extents;
     for (const auto &group : plan.groups) {
       std::optional<int64_t> extent = 1;
-      for (unsigned d : group) {
-        std::optional<int64_t> trips = staticTripCount(loop, d);
-        extent = trips && extent ? std::optional<int64_t>(*extent * *trips)
-                                 : std::nullopt;
-      }
+      for (unsigned d : group)
+        extent = trips[d] && extent ? llvm::checkedMul(*extent, *trips[d])
+                                    : std::nullopt;
       extents.push_back(extent);
     }
     fitBlockShapeToExtents(plan.blockShape, extents);
@@ -480,84 +490,85 @@ struct IndexBuilder {
   Value minu(Value l, Value r) { return arith::MinUIOp::create(b, loc, l, r); }
   Value maxu(Value l, Value r) { return arith::MaxUIOp::create(b, loc, l, r); }
 
-  Value tripCount(scf::ParallelOp loop, unsigned d) {
-    return createTripCount(b, loc, loop, d);
+  /// The trip count of every dimension of `loop`.
+  SmallVector<Value> tripCounts(scf::ParallelOp loop) {
+    SmallVector<Value> trips;
+    for (unsigned d = 0; d < loop.getNumLoops(); ++d)
+      trips.push_back(createTripCount(b, loc, loop, d));
+    return trips;
   }
 
   /// Product of the trip counts of `dims`.
-  Value extent(scf::ParallelOp loop, ArrayRef<unsigned> dims) {
-    Value result = tripCount(loop, dims.front());
+  Value extent(ArrayRef<Value> trips, ArrayRef<unsigned> dims) {
+    Value result = trips[dims.front()];
     for (unsigned d : dims.drop_front())
-      result = mul(result, tripCount(loop, d));
+      result = mul(result, trips[d]);
     return result;
   }
 };
 } // namespace
 
 /// Replaces `loop` by loops in which this thread visits, along hardware
-/// dimension g, iteration `first[g]`, then every `jump[g]` after it. A group
-/// of one loop dimension walks that dimension's own bounds; a larger group
-/// walks [0, product of trip counts) and is delinearised, its last dimension
-/// varying fastest. With `guardX`, dimension 0 makes one guarded visit
-/// instead of looping. Loops nest z outermost, so consecutive threads of a
-/// warp take consecutive x iterations. The loop body is inlined innermost.
+/// dimension g, iteration `first[g]`, then every `jump[g]` after it, of the
+/// group's iteration space [0, product of its dimensions' `trips`); a group
+/// of several dimensions is delinearised, its last dimension varying
+/// fastest. With `guardX`, dimension 0 makes one guarded visit instead of
+/// looping. Loops nest z outermost, so consecutive threads of a warp take
+/// consecutive x iterations. The loop body is inlined innermost.
+///
+/// The loops count iterations, not induction-variable values: dimension d's
+/// value is `lb + k * step` for iteration k, computed inside. Iteration
+/// numbers stay below the trip count, so neither a thread's first value
+/// nor its stride wraps, whatever the bounds and step (near the limits of
+/// the index type, or a step times the grid past them).
 static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
                             ArrayRef<SmallVector<unsigned, 2>> groups,
-                            ArrayRef<Value> first, ArrayRef<Value> jump,
-                            bool guardX) {
+                            ArrayRef<Value> trips, ArrayRef<Value> first,
+                            ArrayRef<Value> jump, bool guardX) {
   Location loc = loop.getLoc();
   IndexBuilder ib{rewriter, loc};
-  ValueRange lbs = loop.getLowerBound(), ubs = loop.getUpperBound(),
-             steps = loop.getStep();
+  ValueRange lbs = loop.getLowerBound(), steps = loop.getStep();
 
-  // Starts, strides and bounds are computed once, before any loop.
-  SmallVector<Value> trips(loop.getNumLoops());
-  SmallVector<Value, 3> starts, strides, ends;
-  for (auto [g, group] : llvm::enumerate(groups)) {
-    if (group.size() == 1) {
-      unsigned d = group.front();
-      starts.push_back(ib.add(lbs[d], ib.mul(first[g], steps[d])));
-      strides.push_back(ib.mul(jump[g], steps[d]));
-      ends.push_back(ubs[d]);
-      continue;
-    }
-    for (unsigned d : group)
-      trips[d] = ib.tripCount(loop, d);
-    Value extent = trips[group.front()];
-    for (unsigned d : ArrayRef(group).drop_front())
-      extent = ib.mul(extent, trips[d]);
-    starts.push_back(first[g]);
-    strides.push_back(jump[g]);
-    ends.push_back(extent);
+  // Extents are computed once, before any loop. A dimension from 0 by 1
+  // counts its iterations with its own values: its upper bound serves as
+  // its trip count (iteration numbers are not negative, and scf.for
+  // compares signed), which keeps the kernel's parameters as the user
+  // wrote them.
+  SmallVector<Value, 3> extents;
+  for (ArrayRef<unsigned> group : groups) {
+    unsigned d = group.front();
+    bool countsItself = group.size() == 1 && isConstantIntValue(lbs[d], 0) &&
+                        isConstantIntValue(steps[d], 1);
+    extents.push_back(countsItself ? loop.getUpperBound()[d]
+                                   : ib.extent(trips, group));
   }
 
   SmallVector<Value> ivs(loop.getNumLoops());
   for (int g = groups.size() - 1; g >= 0; --g) {
-    Value iv;
+    Value iteration;
     if (g == 0 && guardX) {
       Value inBounds = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::slt, starts[g], ends[g]);
+          rewriter, loc, arith::CmpIPredicate::slt, first[g], extents[g]);
       auto guardOp = scf::IfOp::create(rewriter, loc, inBounds,
                                        /*withElseRegion=*/false);
       // threadbind-remove-tail-checks finds the bounds check by this mark.
       guardOp->setAttr(kTailGuardAttr, rewriter.getUnitAttr());
       rewriter.setInsertionPoint(guardOp.thenBlock()->getTerminator());
-      iv = starts[g];
+      iteration = first[g];
     } else {
       auto forOp =
-          scf::ForOp::create(rewriter, loc, starts[g], ends[g], strides[g]);
+          scf::ForOp::create(rewriter, loc, first[g], extents[g], jump[g]);
       rewriter.setInsertionPoint(forOp.getBody()->getTerminator());
-      iv = forOp.getInductionVar();
+      iteration = forOp.getInductionVar();
     }
     ArrayRef<unsigned> group = groups[g];
-    if (group.size() == 1) {
-      ivs[group.front()] = iv;
-      continue;
-    }
-    Value linear = iv;
+    Value linear = iteration;
     for (unsigned d : llvm::reverse(group)) {
-      Value index = ib.remu(linear, trips[d]);
-      linear = ib.divu(linear, trips[d]);
+      Value index = linear;
+      if (d != group.front()) {
+        index = ib.remu(linear, trips[d]);
+        linear = ib.divu(linear, trips[d]);
+      }
       ivs[d] = ib.add(lbs[d], ib.mul(index, steps[d]));
     }
   }
@@ -569,14 +580,25 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.eraseOp(loop);
 }
 
+Value threadbind::createTripCount(OpBuilder &builder, Location loc, Value lb,
+                                  Value ub, Value step) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  if (isConstantIntValue(lb, 0))
+    return builder.createOrFold<arith::CeilDivUIOp>(
+        loc, builder.createOrFold<arith::MaxSIOp>(loc, ub, zero), step);
+  // ub - lb wraps as a signed number when the bounds are far apart, but is
+  // exact as an unsigned one whenever ub > lb.
+  Value nonEmpty = builder.createOrFold<arith::CmpIOp>(
+      loc, arith::CmpIPredicate::sgt, ub, lb);
+  Value span = builder.createOrFold<arith::SelectOp>(
+      loc, nonEmpty, builder.createOrFold<arith::SubIOp>(loc, ub, lb), zero);
+  return builder.createOrFold<arith::CeilDivUIOp>(loc, span, step);
+}
+
 Value threadbind::createTripCount(OpBuilder &builder, Location loc,
                                   scf::ParallelOp loop, unsigned dim) {
-  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-  Value span = arith::SubIOp::create(builder, loc, loop.getUpperBound()[dim],
-                                     loop.getLowerBound()[dim]);
-  return arith::CeilDivUIOp::create(
-      builder, loc, arith::MaxSIOp::create(builder, loc, span, zero),
-      loop.getStep()[dim]);
+  return createTripCount(builder, loc, loop.getLowerBound()[dim],
+                         loop.getUpperBound()[dim], loop.getStep()[dim]);
 }
 
 Value threadbind::createGridCap(OpBuilder &builder, Location loc,
@@ -629,15 +651,17 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
 
   // Host side: how many blocks each hardware dimension needs; at least one,
   // so a zero-trip loop still launches validly.
+  SmallVector<Value> trips = ib.tripCounts(loop);
   Value one = ib.cst(1);
   SmallVector<Value, 3> blockSizes, needed;
   for (unsigned g = 0; g < 3; ++g) {
     blockSizes.push_back(ib.cst(plan.blockShape[g]));
-    needed.push_back(g < numGroups
-                         ? ib.maxu(ib.ceilDivu(ib.extent(loop, plan.groups[g]),
-                                               blockSizes[g]),
-                                   one)
-                         : one);
+    needed.push_back(
+        g < numGroups
+            ? ib.maxu(ib.ceilDivu(ib.extent(trips, plan.groups[g]),
+                                  blockSizes[g]),
+                      one)
+            : one);
   }
   SmallVector<Value, 3> grid(3);
   if (options.gridPolicy == GridPolicy::GridStride) {
@@ -674,7 +698,7 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
     jump.push_back(ib.mul(pick(launch.getGridSize(), g),
                           pick(launch.getBlockSize(), g)));
   }
-  emitThreadLoops(rewriter, loop, plan.groups, first, jump,
+  emitThreadLoops(rewriter, loop, plan.groups, trips, first, jump,
                   options.gridPolicy == GridPolicy::Cover);
   return launch;
 }
@@ -691,8 +715,9 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
   SmallVector<unsigned, 2> outerDims =
       llvm::to_vector<2>(llvm::seq<unsigned>(0, outer.getNumLoops()));
 
+  SmallVector<Value> outerTrips = ib.tripCounts(outer);
   Value one = ib.cst(1);
-  Value gridX = ib.maxu(ib.extent(outer, outerDims), one);
+  Value gridX = ib.maxu(ib.extent(outerTrips, outerDims), one);
   if (options.gridPolicy == GridPolicy::GridStride)
     gridX = ib.minu(gridX, gridCap(ib, options, plan.blockShape));
   SmallVector<Value, 3> grid = {
@@ -707,16 +732,19 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
     launch->setAttr(kTailStrategyAttr, tail);
   // The outer body, pure ops and the nested loop, is inlined into the block
   // loop; every thread of the block computes the pure ops itself.
-  emitThreadLoops(rewriter, outer, {outerDims}, {launch.getBlockIds().x},
-                  {launch.getGridSize().x},
+  emitThreadLoops(rewriter, outer, {outerDims}, outerTrips,
+                  {launch.getBlockIds().x}, {launch.getGridSize().x},
                   options.gridPolicy == GridPolicy::Cover);
+  // The nested loop's bounds may depend on the outer induction variables:
+  // its trip counts are computed where it stood.
   rewriter.setInsertionPoint(inner);
+  SmallVector<Value> innerTrips = ib.tripCounts(inner);
   SmallVector<Value, 3> first, jump;
   for (unsigned g = 0; g < plan.groups.size(); ++g) {
     first.push_back(pick(launch.getThreadIds(), g));
     jump.push_back(pick(launch.getBlockSize(), g));
   }
-  emitThreadLoops(rewriter, inner, plan.groups, first, jump,
+  emitThreadLoops(rewriter, inner, plan.groups, innerTrips, first, jump,
                   /*guardX=*/false);
   return launch;
 }
@@ -853,8 +881,14 @@ void MapLoopsToThreadsPass::runOnOperation() {
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
                << policyName(mappingOptions.gridPolicy) << " grid";
-        if (plan.groups.size() == 3 && plan.groups[2].size() > 1)
-        {
+        if (!plan.fittedFrom.empty()) {
+          remark << "; block-shape ";
+          llvm::interleave(plan.fittedFrom, remark, "x");
+          remark << " fitted to the " << plan.groups.size()
+                 << " bound dimension" << (plan.groups.size() == 1 ? "" : "s")
+                 << ", so no thread repeats another's iterations";
+        }
+        if (plan.groups.size() == 3 && plan.groups[2].size() > 1) {
           remark << "; dimensions ";
           llvm::interleaveComma(plan.groups[2], remark);
           remark << " linearised onto z";

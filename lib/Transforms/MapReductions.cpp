@@ -362,40 +362,44 @@ foldLoop(RewriterBase &rewriter, Location loc, ArrayRef<Reduction> reductions,
   return unflatten(reductions, loop.getResults());
 }
 
-/// Folds this thread's share of `loop`'s iterations, from `start` to the
-/// loop's bound every `stride`, into registers: `unroll` elements an
-/// iteration into accumulators of their own (each load still coalesced
+/// Folds this thread's share of `loop`'s iterations into registers: the
+/// iterations numbered `start`, `start + stride`, ... below `end` (counted
+/// from the lower bound, in steps, so no index arithmetic wraps), `unroll`
+/// an iteration into accumulators of their own (each load still coalesced
 /// across the warp, many in flight), the accumulators into one, then the
 /// rest an element at a time. The loop body is cloned, with `mapping` for
 /// the values it uses from around it. Returns one partial a reduction.
 SmallVector<Partial> foldScalars(RewriterBase &rewriter, Location loc,
                                  scf::ParallelOp loop,
                                  ArrayRef<Reduction> reductions, Value start,
-                                 Value stride, int64_t unroll,
+                                 Value stride, Value end, int64_t unroll,
                                  const IRMapping &mapping,
                                  ArrayRef<Partial> initial = {}) {
   Block *body = loop.getBody();
   auto reduce = cast<scf::ReduceOp>(body->getTerminator());
   unsigned numReductions = reductions.size();
-  Value ub = mapping.lookupOrDefault(loop.getUpperBound().front());
+  Value lb = mapping.lookupOrDefault(loop.getLowerBound().front());
+  Value step = mapping.lookupOrDefault(loop.getStep().front());
   SmallVector<Partial> empty;
   for (const Reduction &reduction : reductions)
     empty.push_back(createEmpty(rewriter, loc, reduction));
 
-  // One copy of the body at `iv` per element, each folded into its
-  // accumulator; returns the new accumulators.
-  auto foldAt = [&](ArrayRef<Value> ivs, ArrayRef<Partial> accs) {
+  // One copy of the body at each iteration of `iterations`, each folded
+  // into its accumulator; returns the new accumulators.
+  auto foldAt = [&](ArrayRef<Value> iterations, ArrayRef<Partial> accs) {
     SmallVector<Partial> next;
-    for (auto [u, iv] : llvm::enumerate(ivs)) {
+    for (auto [u, k] : llvm::enumerate(iterations)) {
       IRMapping copy = mapping;
-      copy.map(body->getArgument(0), iv);
+      copy.map(body->getArgument(0),
+               rewriter.createOrFold<arith::AddIOp>(
+                   loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, k, step)));
       for (Operation &op : body->without_terminator())
         rewriter.clone(op, copy);
-      for (auto [k, reduction] : llvm::enumerate(reductions))
+      for (auto [r, reduction] : llvm::enumerate(reductions))
         next.push_back(merge(
-            rewriter, loc, reduction, accs[u * numReductions + k],
+            rewriter, loc, reduction, accs[u * numReductions + r],
             createFull(rewriter, loc, reduction,
-                       copy.lookupOrDefault(reduce.getOperands()[k]))));
+                       copy.lookupOrDefault(reduce.getOperands()[r]))));
     }
     return next;
   };
@@ -407,9 +411,9 @@ SmallVector<Partial> foldScalars(RewriterBase &rewriter, Location loc,
     Value lastOffset = arith::MulIOp::create(
         rewriter, loc, stride,
         arith::ConstantIndexOp::create(rewriter, loc, unroll - 1));
-    // j + (unroll - 1) * stride < ub; the bound may be negative, and
+    // k + (unroll - 1) * stride < end; the bound may be negative, and
     // scf.for compares signed, so the loop then runs no iteration.
-    Value mainEnd = arith::SubIOp::create(rewriter, loc, ub, lastOffset);
+    Value mainEnd = arith::SubIOp::create(rewriter, loc, end, lastOffset);
     Value mainStep = arith::MulIOp::create(rewriter, loc, stride, unrollValue);
     SmallVector<Partial> inits;
     for (int64_t u = 0; u < unroll; ++u)
@@ -421,40 +425,50 @@ SmallVector<Partial> foldScalars(RewriterBase &rewriter, Location loc,
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToEnd(mainLoop.getBody());
-      Value j = mainLoop.getInductionVar();
-      SmallVector<Value> ivs;
+      Value k = mainLoop.getInductionVar();
+      SmallVector<Value> iterations;
       for (int64_t u = 0; u < unroll; ++u)
-        ivs.push_back(arith::AddIOp::create(
-            rewriter, loc, j,
+        iterations.push_back(arith::AddIOp::create(
+            rewriter, loc, k,
             arith::MulIOp::create(
                 rewriter, loc, stride,
                 arith::ConstantIndexOp::create(rewriter, loc, u))));
       SmallVector<Value> next = flatten(
-          foldAt(ivs, unflatten(reductions,
-                                mainLoop.getRegionIterArgs().drop_back(),
-                                unroll)));
-      next.push_back(arith::AddIOp::create(rewriter, loc, j, mainStep));
+          foldAt(iterations, unflatten(reductions,
+                                       mainLoop.getRegionIterArgs().drop_back(),
+                                       unroll)));
+      next.push_back(arith::AddIOp::create(rewriter, loc, k, mainStep));
       scf::YieldOp::create(rewriter, loc, next);
     }
     SmallVector<Partial> results = unflatten(
         reductions, mainLoop.getResults().drop_back(), unroll);
-    for (unsigned k = 0; k < numReductions; ++k) {
-      Partial acc = results[k];
+    for (unsigned r = 0; r < numReductions; ++r) {
+      Partial acc = results[r];
       for (int64_t u = 1; u < unroll; ++u)
-        acc = merge(rewriter, loc, reductions[k], acc,
-                    results[u * numReductions + k]);
-      accumulated[k] = initial.empty()
+        acc = merge(rewriter, loc, reductions[r], acc,
+                    results[u * numReductions + r]);
+      accumulated[r] = initial.empty()
                            ? acc
-                           : merge(rewriter, loc, reductions[k],
-                                   accumulated[k], acc);
+                           : merge(rewriter, loc, reductions[r],
+                                   accumulated[r], acc);
     }
     start = mainLoop.getResults().back();
   }
 
-  return foldLoop(rewriter, loc, reductions, start, ub, stride, accumulated,
-                  [&](Value iv, ArrayRef<Partial> accs) {
-                    return foldAt({iv}, accs);
+  return foldLoop(rewriter, loc, reductions, start, end, stride, accumulated,
+                  [&](Value k, ArrayRef<Partial> accs) {
+                    return foldAt({k}, accs);
                   });
+}
+
+/// The trip count of `loop`'s one dimension, its bounds and step looked up
+/// in `mapping`.
+Value createMappedTripCount(OpBuilder &builder, Location loc,
+                            scf::ParallelOp loop, const IRMapping &mapping) {
+  return createTripCount(builder, loc,
+                         mapping.lookupOrDefault(loop.getLowerBound().front()),
+                         mapping.lookupOrDefault(loop.getUpperBound().front()),
+                         mapping.lookupOrDefault(loop.getStep().front()));
 }
 
 /// A load of the reduced loop's body that vector loads can replace: at the
@@ -547,11 +561,10 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
     return rewriter.createOrFold<arith::MulIOp>(loc, a, b);
   };
   Value lb = mapping.lookupOrDefault(loop.getLowerBound().front());
-  Value ub = mapping.lookupOrDefault(loop.getUpperBound().front());
-  Value count = arith::MaxSIOp::create(
-      rewriter, loc, arith::SubIOp::create(rewriter, loc, ub, lb), cst(0));
+  // The step is 1: iteration k is element lb + k.
+  Value count = createMappedTripCount(rewriter, loc, loop, mapping);
   Value vectors = arith::DivUIOp::create(rewriter, loc, count, cst(width));
-  Value vectorEnd = add(lb, mul(vectors, cst(width)));
+  Value vectorEnd = mul(vectors, cst(width));
 
   // Every load's first element, for this loop instance, aligned to its
   // vector's size.
@@ -644,13 +657,13 @@ foldWide(RewriterBase &rewriter, Location loc, scf::ParallelOp loop,
       [&](Value v, ArrayRef<Partial> accs) { return foldVector(v, accs); });
   SmallVector<Partial> wideAccs =
       foldScalars(rewriter, loc, loop, reductions, add(vectorEnd, lane), lanes,
-                  /*unroll=*/1, mapping, single);
+                  count, /*unroll=*/1, mapping, single);
   scf::YieldOp::create(rewriter, loc, flatten(wideAccs));
 
   // The scalar side, for memory that is not aligned.
   rewriter.setInsertionPointToStart(ifOp.elseBlock());
   SmallVector<Partial> scalarAccs =
-      foldScalars(rewriter, loc, loop, reductions, add(lb, lane), lanes,
+      foldScalars(rewriter, loc, loop, reductions, lane, lanes, count,
                   elementsPerIteration, mapping);
   scf::YieldOp::create(rewriter, loc, flatten(scalarAccs));
 
@@ -671,13 +684,9 @@ SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
           foldWide(rewriter, loc, loop, reductions, lane, lanes, unroll,
                    vectorBytes, mapping))
     return *wide;
-  Value lb = mapping.lookupOrDefault(loop.getLowerBound().front());
-  Value step = mapping.lookupOrDefault(loop.getStep().front());
-  Value start = arith::AddIOp::create(
-      rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, lane, step));
-  Value stride = arith::MulIOp::create(rewriter, loc, lanes, step);
-  return foldScalars(rewriter, loc, loop, reductions, start, stride, unroll,
-                     mapping);
+  return foldScalars(rewriter, loc, loop, reductions, lane, lanes,
+                     createMappedTripCount(rewriter, loc, loop, mapping),
+                     unroll, mapping);
 }
 
 /// How a partial result crosses the block in gpu.all_reduce. A named

@@ -41,7 +41,7 @@ def _tokens(text):
 
 class _Evaluator:
     """Evaluates a manifest expression: numbers, argN, dim(argN, k), min,
-    max, ceildiv, + - * /, comparisons, && and ||, and the grid queries
+    max, ceildiv, select(c, a, b), + - * /, comparisons, && and ||, and the grid queries
     (threadbind_kernel_resident_blocks, threadbind_max_resident_blocks),
     answered by `resident(threads, kernel_name_or_None)`."""
 
@@ -163,7 +163,7 @@ class _Evaluator:
             shape = (_DeviceArray(arg).shape if hasattr(
                 arg, "__cuda_array_interface__") else np.shape(arg))
             return int(shape[k])
-        if value not in ("max", "min", "ceildiv",
+        if value not in ("max", "min", "ceildiv", "select",
                          "threadbind_kernel_resident_blocks",
                          "threadbind_max_resident_blocks"):
             raise ThreadBindError(
@@ -177,6 +177,8 @@ class _Evaluator:
             return min(args)
         if value == "ceildiv":
             return -(-args[0] // args[1])
+        if value == "select":
+            return args[1] if args[0] else args[2]
         if value == "threadbind_kernel_resident_blocks":
             return self.resident(args[0], args[1])
         return self.resident(args[0], None)

@@ -165,16 +165,16 @@ func.func @plain(%x: memref<?xf32>) {
 // CHECK-LABEL: func.func @row_sums
 // CHECK-SAME: (%[[M:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?xf32>)
 // CHECK: %[[COLS:.*]] = memref.dim %[[M]], %c1
-// CHECK: %[[LENGTH:.*]] = arith.ceildivui
+// CHECK: %[[LENGTH:.*]] = arith.maxsi
 // CHECK: %[[SHORT:.*]] = arith.cmpi ule, %[[LENGTH]], %c512
 // CHECK: scf.if %[[SHORT]] {
-// CHECK: %[[WROWS:.*]] = arith.ceildivui
+// CHECK: %[[WROWS:.*]] = arith.maxsi
 // CHECK: %[[WANY:.*]] = arith.cmpi sgt, %[[WROWS]], %{{.*}}
 // CHECK: scf.if %[[WANY]] {
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[WROWS]], {{.*}} threads({{.*}}) in (%{{.*}} = %c32,
 // CHECK: gpu.all_reduce add
 // CHECK: } else {
-// CHECK: %[[ROWS:.*]] = arith.ceildivui
+// CHECK: %[[ROWS:.*]] = arith.maxsi
 // CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[ROWS]], %{{.*}}
 // CHECK: scf.if %[[ANY]] {
 // CHECK: gpu.launch blocks(%[[BX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], {{.*}} threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%[[BDX:.*]] = %c256

@@ -233,13 +233,14 @@ func.func @divide(%x: memref<?xi32> {threadbind.padded_to = 256}) {
 // -----
 
 // Starting at 1, threads past the end would reach one element further than
-// the padding guarantees.
+// the padding guarantees: the thread's iteration k is element k + 1.
 func.func @offset(%x: memref<?xf32> {threadbind.padded_to = 256}) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %x, %c0 : memref<?xf32>
-  // expected-remark @below {{bounds check kept: no padding: the loop does not start at 0 with step 1 along x, or its extent or block size is not a launch operand}}
+  // expected-remark @below {{bounds check kept: no padding: a load's address depends on the thread's position but is not its own element of a padded 1-D memref}}
   scf.parallel (%i) = (%c1) to (%n) step (%c1) {
+    // expected-note @below {{this operation rules padding out}}
     %v = memref.load %x[%i] : memref<?xf32>
     %w = arith.addf %v, %v : f32
     memref.store %w, %x[%i] : memref<?xf32>

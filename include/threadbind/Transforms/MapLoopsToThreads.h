@@ -83,8 +83,14 @@ inline constexpr llvm::StringLiteral kMaxResidentBlocksFn =
 inline constexpr llvm::StringLiteral kKernelResidentBlocksFn =
     "threadbind_kernel_resident_blocks";
 
-/// Iterations of dimension `dim` of `loop`: ceildiv(max(ub - lb, 0), step).
-/// Steps of scf.parallel are positive.
+/// Iterations of a loop from `lb` to `ub` by `step` (positive, as in
+/// scf.parallel): ceildiv(ub - lb, step) when ub > lb, else 0. The span is
+/// taken as an unsigned number, so it is exact for any bounds of the index
+/// type, however far apart.
+Value createTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
+                      Value step);
+
+/// The trip count of dimension `dim` of `loop`.
 Value createTripCount(OpBuilder &builder, Location loc, scf::ParallelOp loop,
                       unsigned dim);
 
@@ -132,6 +138,10 @@ struct LoopMappingPlan {
   SmallVector<SmallVector<unsigned, 2>, 3> groups;
   /// Threads per block along x, y, z (1 for unused dimensions).
   SmallVector<int64_t, 3> blockShape;
+  /// The explicit block-shape option, where blockShape differs from it:
+  /// block dimensions beyond the bound ones are folded into the last bound
+  /// one, so no thread repeats another's iterations.
+  SmallVector<int64_t, 3> fittedFrom;
   /// Why groups[0] is on x, for remarks.
   std::string reason;
 };

@@ -257,19 +257,106 @@ LoopAccessPattern threadbind::analyzeAccessPattern(scf::ParallelOp loop) {
   return pattern;
 }
 
-SmallVector<unsigned>
-threadbind::rankDimsForCoalescing(const LoopAccessPattern &pattern) {
-  SmallVector<unsigned> order =
-      llvm::to_vector(llvm::seq<unsigned>(0, pattern.dims.size()));
+namespace {
+/// The ranking keys of one loop dimension, compared in order.
+struct DimKeys {
+  const DimAccessSummary *summary;
+  std::optional<int64_t> trips;
+
+  /// Whether the dimension can give every lane of a warp an iteration.
+  bool fillsWarp() const { return !trips || *trips >= 32; }
+};
+} // namespace
+
+DimRanking
+threadbind::rankDimsForCoalescing(const LoopAccessPattern &pattern,
+                                  ArrayRef<std::optional<int64_t>> trips) {
+  unsigned numDims = pattern.dims.size();
+  SmallVector<DimKeys> keys;
+  for (unsigned d = 0; d < numDims; ++d)
+    keys.push_back({&pattern.dims[d],
+                    d < trips.size() ? trips[d] : std::nullopt});
+  // Which key tells a and b apart (0 to 2), or 3 when only their position
+  // does.
+  auto decidingKey = [&](unsigned a, unsigned b) {
+    const DimKeys &ka = keys[a], &kb = keys[b];
+    if (ka.summary->contiguousBytes != kb.summary->contiguousBytes)
+      return 0;
+    if (ka.fillsWarp() != kb.fillsWarp())
+      return 1;
+    if (ka.summary->stridedAccesses != kb.summary->stridedAccesses)
+      return 2;
+    return 3;
+  };
+  DimRanking ranking;
+  ranking.order = llvm::to_vector(llvm::seq<unsigned>(0, numDims));
   // A total order (ties end on the dimension index), so no stable sort.
-  llvm::sort(order, [&](unsigned a, unsigned b) {
-    const DimAccessSummary &da = pattern.dims[a], &db = pattern.dims[b];
-    if (da.contiguousBytes != db.contiguousBytes)
-      return da.contiguousBytes > db.contiguousBytes;
-    // Fewer uncoalesced accesses next; then the innermost dimension.
-    if (da.stridedAccesses != db.stridedAccesses)
-      return da.stridedAccesses < db.stridedAccesses;
-    return a > b;
+  llvm::sort(ranking.order, [&](unsigned a, unsigned b) {
+    const DimKeys &ka = keys[a], &kb = keys[b];
+    switch (decidingKey(a, b)) {
+    case 0:
+      return ka.summary->contiguousBytes > kb.summary->contiguousBytes;
+    case 1:
+      return ka.fillsWarp();
+    case 2:
+      return ka.summary->stridedAccesses < kb.summary->stridedAccesses;
+    default:
+      return a > b;
+    }
   });
-  return order;
+
+  unsigned x = ranking.order.front();
+  const DimAccessSummary &xs = pattern.dims[x];
+  llvm::raw_string_ostream why(ranking.reason);
+  if (numDims == 1) {
+    why << "it is the loop's only dimension";
+    return ranking;
+  }
+  unsigned next = ranking.order[1];
+  auto walks = [&] {
+    why << "it walks the unit-stride dimension of " << xs.contiguousAccesses
+        << " of " << pattern.numAccesses << " accesses, "
+        << xs.contiguousBytes << " bytes per iteration";
+  };
+  switch (decidingKey(x, next)) {
+  case 0:
+    walks();
+    break;
+  case 1:
+    if (xs.contiguousBytes > 0) {
+      walks();
+      why << " as dimension " << next << " does, and ";
+    } else {
+      why << "no dimension walks a unit-stride memref dimension, and ";
+    }
+    why << "it has " << (keys[x].trips ? "" : "a dynamic number of ")
+        << "iterations";
+    if (keys[x].trips)
+      why << " (" << *keys[x].trips << ")";
+    why << " to fill a warp, where dimension " << next << " has only "
+        << *keys[next].trips;
+    break;
+  case 2:
+    if (xs.contiguousBytes > 0) {
+      walks();
+      why << " as dimension " << next << " does, and ";
+    } else {
+      why << "no dimension walks a unit-stride memref dimension, and ";
+    }
+    why << "fewer of its accesses are strided (" << xs.stridedAccesses
+        << ", against " << pattern.dims[next].stridedAccesses
+        << " for dimension " << next << ")";
+    break;
+  default:
+    if (xs.contiguousBytes > 0) {
+      walks();
+      why << ", as dimension " << next
+          << " does, and ties go to the innermost dimension";
+    } else {
+      why << "no dimension walks a unit-stride memref dimension, so the "
+             "innermost one is used";
+    }
+    break;
+  }
+  return ranking;
 }

@@ -58,12 +58,13 @@ func.func @affine_index(%a: memref<?x?xf32>, %m: index, %s: index) {
 
 // -----
 
-// No dimension is contiguous (a gather through a[i * i]): the innermost one
-// is used and the remark says so.
+// No dimension is contiguous (a gather through a[i * i]): the one whose
+// accesses are not strided (j, on which the address does not depend) is
+// used, and the remark names that rule.
 func.func @no_contiguous(%a: memref<?xf32>, %m: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-remark @below {{loop dimension 1 on threadIdx.x because no dimension walks a unit-stride memref dimension, so the innermost one is used}}
+  // expected-remark @below {{loop dimension 1 on threadIdx.x because no dimension walks a unit-stride memref dimension, and fewer of its accesses are strided (0, against 1 for dimension 0)}}
   scf.parallel (%i, %j) = (%c0, %c0) to (%m, %m) step (%c1, %c1) {
     %sq = arith.muli %i, %i : index
     %x = memref.load %a[%sq] : memref<?xf32>
@@ -83,6 +84,39 @@ func.func @step_two(%a: memref<?x?xf32>, %m: index) {
   scf.parallel (%i, %j) = (%c0, %c0) to (%m, %m) step (%c1, %c2) {
     %x = memref.load %a[%j, %i] : memref<?x?xf32>
     %y = memref.load %a[%i, %j] : memref<?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// Nothing is contiguous and nothing strided: the innermost dimension.
+func.func @innermost(%a: memref<f32>, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-remark @below {{loop dimension 1 on threadIdx.x because no dimension walks a unit-stride memref dimension, so the innermost one is used}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %m) step (%c1, %c1) {
+    %x = memref.load %a[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
+// A gather whose innermost dimension has 4 iterations: the 65536-iteration
+// dimension goes to x, where a warp's 32 lanes have work, and the remark
+// says so.
+func.func @fills_warp(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c65536 = arith.constant 65536 : index
+  // expected-remark @below {{loop dimension 0 on threadIdx.x because no dimension walks a unit-stride memref dimension, and it has iterations (65536) to fill a warp, where dimension 1 has only 4; block 64x4x1}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c65536, %c4) step (%c1, %c1) {
+    %ii = arith.muli %i, %i : index
+    %jj = arith.muli %j, %j : index
+    %p = arith.addi %ii, %jj : index
+    %x = memref.load %a[%p] : memref<?xf32>
   }
   return
 }

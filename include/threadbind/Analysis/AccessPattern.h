@@ -17,9 +17,11 @@
 
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir {
 class MemRefType;
@@ -79,9 +81,23 @@ struct LoopAccessPattern {
 /// `loop`, including nested regions.
 LoopAccessPattern analyzeAccessPattern(scf::ParallelOp loop);
 
-/// Orders the loop dimensions for binding to x, y, z: most contiguous bytes
-/// first, ties going to the innermost (highest-numbered) dimension.
-SmallVector<unsigned> rankDimsForCoalescing(const LoopAccessPattern &pattern);
+/// The loop dimensions in the order they should be bound to x, y, z, and
+/// the rule that put the first one first.
+struct DimRanking {
+  SmallVector<unsigned> order;
+  /// Why order[0] goes to x rather than the runner-up, as the end of a
+  /// sentence ("it walks ..."), for remarks.
+  std::string reason;
+};
+
+/// Orders the loop dimensions for binding to x, y, z. The keys, in turn:
+/// most bytes moved contiguously; then a dimension with enough iterations
+/// to fill a warp (a dynamic count counts as enough; `trips` holds the
+/// static counts, one per dimension, where known) before one without;
+/// then the fewest strided accesses; then the innermost (highest-numbered)
+/// dimension.
+DimRanking rankDimsForCoalescing(const LoopAccessPattern &pattern,
+                                 ArrayRef<std::optional<int64_t>> trips);
 
 } // namespace mlir::threadbind
 

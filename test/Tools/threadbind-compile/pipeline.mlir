@@ -33,4 +33,5 @@
 // TIMING: Normalise and map
 // TIMING: Lower and serialise
 
-// REMARK: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x {{.*}}; block 64x4x1
+// A 1-D loop under --block-shape=64,4 gets the 256 threads along x.
+// REMARK: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x {{.*}}; block 256x1x1, grid-stride grid; block-shape 64x4 fitted to the 1 bound dimension

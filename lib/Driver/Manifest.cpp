@@ -6,6 +6,8 @@
 
 #include "threadbind/Driver/Manifest.h"
 
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -155,7 +157,7 @@ static std::string ptxTypeOf(Type type) {
 SmallVector<std::string> threadbind::collectGridPolicies(ModuleOp module) {
   SmallVector<std::string> policies;
   module.walk([&](gpu::LaunchOp launch) {
-    auto policy = launch->getAttrOfType<StringAttr>("threadbind.grid_policy");
+    auto policy = launch->getAttrOfType<StringAttr>(kGridPolicyAttr);
     policies.push_back(policy ? policy.getValue().str() : "");
   });
   return policies;

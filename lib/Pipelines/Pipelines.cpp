@@ -73,6 +73,7 @@ std::string threadbind::getSupportedChipList() {
 //===----------------------------------------------------------------------===//
 
 void threadbind::buildNormalizePipeline(OpPassManager &pm) {
+  pm.addPass(createStripInternalMarksPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
   // ThreadBind's own: upstream's fails silently on a forall over tensors.

@@ -632,7 +632,7 @@ static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
                                   GridPolicy policy) {
   gpu::LaunchOp launch =
       createLaunchWithTerminator(rewriter, loc, grid, blockSizes);
-  launch->setAttr("threadbind.grid_policy",
+  launch->setAttr(kGridPolicyAttr,
                   rewriter.getStringAttr(policyName(policy)));
   return launch;
 }

@@ -108,14 +108,23 @@ bool isProvenTrue(const DataFlowSolver &solver, Value value) {
   return constant && constant->isOne();
 }
 
+bool isGlobalThreadIdX(gpu::LaunchOp launch, Value value);
+
 /// The guard's condition for the last thread of the block, built at the
 /// start of the launch body: a copy of the pure operations the condition
 /// depends on inside the launch, with threadIdx.x replaced by
-/// blockDim.x - 1. Failure if the condition depends on anything else inside
-/// the launch, or does not depend on threadIdx.x at all (then it is the
-/// same for the whole block and there is nothing to split).
+/// blockDim.x - 1. That is whether the whole block passes only for the
+/// check a cover launch makes, `blockIdx.x * blockDim.x + threadIdx.x <
+/// end` with `end` from outside the launch, which the last thread passes
+/// last; the mark alone does not prove that shape. Failure for any other
+/// condition.
 FailureOr<Value> buildFullBlockCondition(RewriterBase &rewriter,
                                          gpu::LaunchOp launch, Value cond) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
+      !isGlobalThreadIdX(launch, cmp.getLhs()) ||
+      launch.getBody().isAncestor(cmp.getRhs().getParentRegion()))
+    return failure();
   Region &body = launch.getBody();
   BackwardSliceOptions options;
   options.inclusive = true;
@@ -558,9 +567,10 @@ void RemoveTailChecksPass::runOnOperation() {
         buildFullBlockCondition(rewriter, check.launch, guard.getCondition());
     if (failed(full)) {
       if (emitRemarks)
-        guard.emitRemark("bounds check kept: it does not vary within a "
-                         "block, or depends on more than thread and block "
-                         "ids");
+        guard.emitRemark("bounds check kept: it is not blockIdx.x * "
+                         "blockDim.x + threadIdx.x < a bound from outside "
+                         "the launch, so whether a whole block passes is "
+                         "not known");
       continue;
     }
     if (emitRemarks)

@@ -74,7 +74,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
     SmallVector<Decision> rejected;
     getOperation()->walk<WalkOrder::PreOrder>([&](scf::IfOp ifOp) {
       Operation *kernel = getEnclosingKernel(ifOp);
-      if (!kernel || ifOp->hasAttr("threadbind.unswitch_rejected"))
+      if (!kernel || ifOp->hasAttr(kUnswitchRejectedAttr))
         return WalkResult::advance();
       // The outermost loop of this kernel the condition is invariant to:
       // climbing out, stop at the first loop that defines it.
@@ -121,7 +121,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
       if (emitRemarks)
         d.ifOp.emitRemark("not unswitched: ") << d.whyNot;
       // Decided once; later rounds do not reconsider (or re-report) it.
-      d.ifOp->setAttr("threadbind.unswitch_rejected",
+      d.ifOp->setAttr(kUnswitchRejectedAttr,
                       UnitAttr::get(&getContext()));
     }
     if (!chosen)
@@ -138,6 +138,6 @@ void UnswitchUniformConditionsPass::runOnOperation() {
     ++numUnswitched;
   }
   getOperation()->walk([](scf::IfOp ifOp) {
-    ifOp->removeAttr("threadbind.unswitch_rejected");
+    ifOp->removeAttr(kUnswitchRejectedAttr);
   });
 }

@@ -623,6 +623,14 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  // Once, before the CPU reference is copied off, so each stripped mark is
+  // reported once.
+  {
+    auto stripPm = PassManager::on<ModuleOp>(&context);
+    stripPm.addPass(createStripInternalMarksPass());
+    if (failed(stripPm.run(*module)))
+      return 1;
+  }
 
   // A bundle also carries every entry as written, compiled for the CPU.
   std::vector<BundleEntry> entries;

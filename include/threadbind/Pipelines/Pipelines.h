@@ -175,9 +175,10 @@ std::optional<ChipInfo> lookupChip(StringRef name);
 /// "sm_75, sm_80, ..." for error messages.
 std::string getSupportedChipList();
 
-/// Brings every supported input form to scf.parallel over memrefs: linalg
-/// on memrefs, scf.forall and affine.parallel become scf.parallel, and
-/// perfectly nested parallel loops are merged into one.
+/// Brings every supported input form to scf.parallel over memrefs: strips
+/// the marks ThreadBind's passes leave for each other from the input, then
+/// linalg on memrefs, scf.forall and affine.parallel become scf.parallel,
+/// and perfectly nested parallel loops are merged into one.
 void buildNormalizePipeline(OpPassManager &pm);
 
 /// The reduction mapping's own choices, beside the loop mapping's options

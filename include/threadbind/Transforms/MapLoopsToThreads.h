@@ -36,6 +36,21 @@ namespace mlir::threadbind {
 /// per-thread bounds check along x.
 inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
 
+/// On a `gpu.launch` the mapping made: its grid policy, "grid-stride" or
+/// "cover", for widening and the manifest.
+inline constexpr StringLiteral kGridPolicyAttr = "threadbind.grid_policy";
+
+/// On an `scf.if` that threadbind-unswitch-uniform-conditions decided not to
+/// hoist, while that pass runs.
+inline constexpr StringLiteral kUnswitchRejectedAttr =
+    "threadbind.unswitch_rejected";
+
+/// The marks one pass leaves for another. A program cannot be trusted to
+/// carry them honestly, so the pipelines strip them from their input
+/// (threadbind-strip-internal-marks).
+inline constexpr StringLiteral kInternalMarks[] = {
+    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr};
+
 /// On an `scf.parallel` (carried to its `gpu.launch`): the tail strategy for
 /// that loop, overriding the pass option ("split", "pad" or "keep").
 inline constexpr StringLiteral kTailStrategyAttr = "threadbind.tail";

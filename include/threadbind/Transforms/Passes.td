@@ -216,6 +216,26 @@ def ForallToParallelPass : Pass<"threadbind-forall-to-parallel"> {
   ];
 }
 
+def StripInternalMarksPass : Pass<"threadbind-strip-internal-marks"> {
+  let summary = "Drop the marks ThreadBind's passes leave for each other "
+                "from the input";
+  let description = [{
+    Some passes act on marks an earlier pass left: `threadbind.tail_guard`
+    (the bounds check of a cover launch, which
+    `threadbind-remove-tail-checks` may remove or split),
+    `threadbind.grid_policy` (which widening and the manifest read) and
+    `threadbind.unswitch_rejected`. Such a mark in the input would be a
+    promise nobody checked, so this pass removes each one with a warning
+    at its op. The pipelines (`threadbind-normalize` and everything built
+    on it, and `threadbind-compile`) run it first; passes run one by one
+    still see the marks, which is how their tests feed them.
+  }];
+  let statistics = [
+    Statistic<"numMarksStripped", "marks-stripped",
+              "Number of internal marks removed from the input">
+  ];
+}
+
 def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
   let summary = "Let floating-point multiplies and adds in kernels fuse into FMA";
   let description = [{

@@ -34,6 +34,11 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%python", config.python_executable))
+# The contract for refused input (refused.py says what it checks).
+config.substitutions.append(
+    ("%refused", "{} {}".format(config.python_executable,
+                                os.path.join(config.test_source_root,
+                                             "refused.py"))))
 config.excludes += ["check-manifest.py", "expect-exit.py"]
 
 # A machine with an NVIDIA GPU and its driver: tests that assume there is

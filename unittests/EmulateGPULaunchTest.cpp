@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulateGPULaunch.h"
+#include "threadbind/Transforms/EmulateGPULaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +20,7 @@
 #include "gtest/gtest.h"
 
 using namespace mlir;
-using namespace mlir::threadbind::test;
+using namespace mlir::threadbind;
 
 namespace {
 

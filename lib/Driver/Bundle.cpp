@@ -8,6 +8,7 @@
 
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Runtime/Bundle.h"
+#include "threadbind/Transforms/EmulateGPULaunch.h"
 #include "threadbind/Transforms/Padding.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -16,25 +17,33 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/TargetSelect.h"
@@ -45,9 +54,19 @@
 using namespace mlir;
 using namespace mlir::threadbind;
 
-std::string threadbind::getReferenceName(StringRef entry) {
-  return (entry + "_reference").str();
+std::string threadbind::getGpuEntrySymbol(StringRef entry) {
+  return ("threadbind_gpu_" + entry).str();
 }
+
+std::string threadbind::getReferenceEntrySymbol(StringRef entry) {
+  return ("threadbind_ref_" + entry).str();
+}
+
+/// Prefixes of the names the input's own symbols take in a bundle: no name
+/// the input can spell then meets the C library, the runtime's functions
+/// or the other copy of the program.
+static constexpr StringLiteral kDeviceSymbolPrefix = "threadbind.host.";
+static constexpr StringLiteral kReferenceSymbolPrefix = "threadbind.ref.";
 
 //===----------------------------------------------------------------------===//
 // Entries
@@ -126,6 +145,19 @@ FailureOr<std::vector<BundleEntry>>
 threadbind::collectBundleEntries(ModuleOp module) {
   std::vector<BundleEntry> entries;
   bool ok = true;
+  // Bundles link the CUDA runtime wrapper and libm, not MLIR's async
+  // runtime, so async host code cannot run in one.
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (op->getDialect() && op->getDialect()->getNamespace() == "async") {
+      op->emitOpError("cannot run in a bundle, which does not link MLIR's "
+                      "async runtime; call the code it holds directly");
+      ok = false;
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || !func.isPublic() || func.getName() == "main")
       continue;
@@ -185,29 +217,128 @@ threadbind::collectBundleEntries(ModuleOp module) {
   return entries;
 }
 
-static void dropMain(ModuleOp module) {
-  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+/// Drops `main`, the CPU test harness, unless another function calls it:
+/// then it is a helper like any other.
+static void dropUnusedMain(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (main && SymbolTable::symbolKnownUseEmpty(main, module))
     main.erase();
 }
 
-void threadbind::prepareReferenceModule(ModuleOp module,
-                                        ArrayRef<BundleEntry> entries) {
-  dropMain(module);
+/// Renames every symbol `module` defines at its top level (functions with
+/// bodies, globals) to `prefix` + its name, and every use with it;
+/// declarations keep their names, as the linker resolves them. GPU modules
+/// and binaries keep theirs.
+static void prefixDefinedSymbols(ModuleOp module, StringRef prefix) {
   MLIRContext *context = module.getContext();
-  for (const BundleEntry &entry : entries) {
-    auto func = module.lookupSymbol<func::FuncOp>(entry.name);
-    StringAttr newName =
-        StringAttr::get(context, getReferenceName(entry.name));
-    (void)SymbolTable::replaceAllSymbolUses(func, newName, module);
-    SymbolTable::setSymbolName(func, newName);
-    func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                  UnitAttr::get(context));
+  SmallVector<SymbolOpInterface> defined;
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto symbol = dyn_cast<SymbolOpInterface>(op);
+    if (!symbol || symbol.isDeclaration() ||
+        isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      continue;
+    defined.push_back(symbol);
   }
+  for (SymbolOpInterface symbol : defined) {
+    auto name = StringAttr::get(context, prefix + symbol.getName());
+    (void)SymbolTable::replaceAllSymbolUses(symbol, name, module);
+    symbol.setName(name);
+  }
+}
+
+/// Why `func` cannot run on the CPU as written, or an empty string; runs
+/// its hand-written gpu.launch ops as host loops where it can.
+static std::string emulateHandWrittenKernels(RewriterBase &rewriter,
+                                             func::FuncOp func) {
+  std::string why;
+  SmallVector<gpu::LaunchOp> launches;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      launches.push_back(launch);
+      return WalkResult::skip();
+    }
+    if (isa<gpu::LaunchFuncOp>(op)) {
+      why = "it launches a kernel of a hand-written gpu.module, which the "
+            "host does not run";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!why.empty())
+    return why;
+  for (gpu::LaunchOp launch : launches) {
+    // The reason goes to the manifest, not to the user's terminal: the
+    // bundle still runs on the GPU.
+    ScopedDiagnosticHandler capture(func.getContext(), [&](Diagnostic &diag) {
+      if (why.empty())
+        why = "its gpu.launch cannot run on the host: " + diag.str();
+      return success();
+    });
+    if (failed(verifyEmulatable(launch)))
+      return why;
+  }
+  for (gpu::LaunchOp launch : launches)
+    emulateLaunchOnHost(rewriter, launch);
+  return why;
+}
+
+void threadbind::prepareReferenceModule(ModuleOp module,
+                                        MutableArrayRef<BundleEntry> entries) {
+  dropUnusedMain(module);
+  MLIRContext *context = module.getContext();
+  // Host loops and memory replace the GPU code: the dialects may not be
+  // loaded yet when the input held none of their ops.
+  context->loadDialect<arith::ArithDialect, memref::MemRefDialect,
+                       scf::SCFDialect>();
+  IRRewriter rewriter(context);
+  // Functions that cannot run on the CPU, and every function that calls
+  // one, leave the reference.
+  DenseMap<Operation *, std::string> noReference;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    std::string why = emulateHandWrittenKernels(rewriter, func);
+    if (!why.empty())
+      noReference[func] = why;
+  }
+  replaceDeviceAllocationsOnHost(rewriter, module);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (noReference.count(func))
+        continue;
+      func.walk([&](func::CallOp call) {
+        Operation *callee = module.lookupSymbol(call.getCalleeAttr());
+        auto it = noReference.find(callee);
+        if (it == noReference.end() || noReference.count(func))
+          return;
+        noReference[func] = ("it calls @" + call.getCallee() + ", and " +
+                             it->second)
+                                .str();
+        changed = true;
+      });
+    }
+  }
+  for (BundleEntry &entry : entries) {
+    auto it = noReference.find(module.lookupSymbol(entry.name));
+    if (it != noReference.end())
+      entry.noReference = it->second;
+  }
+  for (auto &[func, why] : noReference)
+    func->erase();
+  for (auto gpuModule :
+       llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
+    gpuModule.erase();
+
+  for (const BundleEntry &entry : entries)
+    if (entry.noReference.empty())
+      module.lookupSymbol(entry.name)
+          ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(context));
+  prefixDefinedSymbols(module, kReferenceSymbolPrefix);
 }
 
 void threadbind::prepareDeviceModule(ModuleOp module,
                                      ArrayRef<BundleEntry> entries) {
-  dropMain(module);
+  dropUnusedMain(module);
   for (const BundleEntry &entry : entries)
     module.lookupSymbol<func::FuncOp>(entry.name)
         ->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
@@ -286,15 +417,15 @@ void threadbind::replaceWithCubin(ModuleOp module, StringRef cubin) {
 // LLVM IR, object and library
 //===----------------------------------------------------------------------===//
 
-/// `void threadbind_entry_<symbol>(void **args)` calling `_mlir_ciface_<
-/// symbol>`: memref descriptors are passed by pointer as they come, scalars
-/// are loaded from theirs.
-static llvm::Error addPackedEntryPoint(llvm::Module &module, StringRef symbol,
-                                       StringRef exported) {
+/// `void <exported>(void **args)` calling `_mlir_ciface_<symbol>`: memref
+/// descriptors are passed by pointer as they come, scalars are loaded from
+/// theirs.
+static FailureOr<llvm::Function *>
+addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
   llvm::Function *callee =
       module.getFunction(("_mlir_ciface_" + symbol).str());
   if (!callee)
-    return llvm::createStringError("no C interface for " + symbol);
+    return failure();
   llvm::LLVMContext &context = module.getContext();
   llvm::IRBuilder<> b(context);
   auto *ptrTy = llvm::PointerType::getUnqual(context);
@@ -313,26 +444,122 @@ static llvm::Error addPackedEntryPoint(llvm::Module &module, StringRef symbol,
   }
   b.CreateCall(callee, args);
   b.CreateRetVoid();
-  return llvm::Error::success();
+  return wrapper;
 }
 
-llvm::Error threadbind::addPackedEntryPoints(llvm::Module &module,
-                                             ArrayRef<BundleEntry> entries) {
-  for (const BundleEntry &entry : entries) {
-    if (llvm::Error error = addPackedEntryPoint(
-            module, entry.name, "threadbind_entry_" + entry.name))
-      return error;
-    std::string reference = getReferenceName(entry.name);
-    if (llvm::Error error = addPackedEntryPoint(
-            module, reference, "threadbind_entry_" + reference))
-      return error;
+llvm::StructType *threadbind::getBundleArgumentType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(
+      context, {i32, i32, i32, i32, llvm::PointerType::getUnqual(context),
+                llvm::Type::getInt64Ty(context)});
+}
+
+llvm::StructType *threadbind::getBundleEntryType(llvm::LLVMContext &context) {
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  return llvm::StructType::get(
+      context, {ptr, ptr, ptr, llvm::Type::getInt32Ty(context), ptr});
+}
+
+/// A private constant global holding `value`.
+static llvm::GlobalVariable *addConstant(llvm::Module &module,
+                                         llvm::Constant *value,
+                                         const Twine &name) {
+  auto *global = new llvm::GlobalVariable(
+      module, value->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::PrivateLinkage, value, name);
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return global;
+}
+
+/// threadbind_bundle_entries() and the table it returns (ThreadBindEntry
+/// in threadbind/Runtime/Bundle.h), built as LLVM globals: no name or
+/// path needs quoting for a C compiler.
+static void addEntryTable(llvm::Module &module, ArrayRef<BundleEntry> entries,
+                          ArrayRef<llvm::Function *> gpu,
+                          ArrayRef<llvm::Function *> reference) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptrTy = llvm::PointerType::getUnqual(context);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  llvm::StructType *argumentTy = getBundleArgumentType(context);
+  llvm::StructType *entryTy = getBundleEntryType(context);
+  llvm::Constant *null = llvm::ConstantPointerNull::get(ptrTy);
+  SmallVector<llvm::Constant *> rows;
+  for (auto [e, entry] : llvm::enumerate(entries)) {
+    SmallVector<llvm::Constant *> arguments;
+    for (auto [i, a] : llvm::enumerate(entry.arguments)) {
+      llvm::Constant *shape = null;
+      if (a.isMemRef && !a.shape.empty())
+        shape = addConstant(
+            module,
+            llvm::ConstantDataArray::get(context, ArrayRef<int64_t>(a.shape)),
+            "threadbind.shape." + Twine(e) + "." + Twine(i));
+      arguments.push_back(llvm::ConstantStruct::get(
+          argumentTy,
+          {llvm::ConstantInt::get(i32, a.isMemRef),
+           llvm::ConstantInt::get(i32, a.elementType),
+           llvm::ConstantInt::get(i32, a.rank),
+           llvm::ConstantInt::get(i32, a.access), shape,
+           llvm::ConstantInt::get(i64, a.paddedTo)}));
+    }
+    llvm::Constant *argumentTable = null;
+    if (!arguments.empty())
+      argumentTable = addConstant(
+          module,
+          llvm::ConstantArray::get(
+              llvm::ArrayType::get(argumentTy, arguments.size()), arguments),
+          "threadbind.arguments." + Twine(e));
+    llvm::Constant *name = addConstant(
+        module, llvm::ConstantDataArray::getString(context, entry.name),
+        "threadbind.name." + Twine(e));
+    rows.push_back(llvm::ConstantStruct::get(
+        entryTy, {name, gpu[e], reference[e] ? reference[e] : null,
+                  llvm::ConstantInt::get(i32, entry.arguments.size()),
+                  argumentTable}));
   }
-  return llvm::Error::success();
+  llvm::GlobalVariable *table = addConstant(
+      module,
+      llvm::ConstantArray::get(llvm::ArrayType::get(entryTy, rows.size()),
+                               rows),
+      "threadbind.entries");
+
+  auto *type = llvm::FunctionType::get(ptrTy, {ptrTy}, false);
+  llvm::Function *function =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             "threadbind_bundle_entries", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
+  b.CreateStore(llvm::ConstantInt::get(i32, entries.size()),
+                function->getArg(0));
+  b.CreateRet(table);
 }
 
-llvm::Error threadbind::emitHostObject(llvm::Module &module, StringRef path) {
+/// Gives every definition in `module` but `exported` internal linkage, so
+/// the bundle exports exactly its ABI and the input's symbols bind only
+/// among themselves.
+static void internalizeAllBut(llvm::Module &module,
+                              const llvm::StringSet<> &exported) {
+  auto internalize = [&](llvm::GlobalValue &value) {
+    if (value.isDeclaration() || value.hasLocalLinkage() ||
+        value.hasAppendingLinkage() || value.getName().starts_with("llvm.") ||
+        exported.contains(value.getName()))
+      return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+    value.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    if (auto *object = dyn_cast<llvm::GlobalObject>(&value))
+      object->setComdat(nullptr);
+  };
+  for (llvm::Function &function : module)
+    internalize(function);
+  for (llvm::GlobalVariable &global : module.globals())
+    internalize(global);
+}
+
+/// Compiles `module` for the host into a position-independent object file.
+static llvm::Error emitHostObject(llvm::Module &module, StringRef path) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly in host code goes through the target's parser.
+  llvm::InitializeNativeTargetAsmParser();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
   const llvm::Target *target =
@@ -356,67 +583,23 @@ llvm::Error threadbind::emitHostObject(llvm::Module &module, StringRef path) {
   return llvm::Error::success();
 }
 
-void threadbind::writeEntryTable(llvm::raw_ostream &os,
-                                 ArrayRef<BundleEntry> entries,
-                                 StringRef input) {
-  os << "/* Generated by threadbind-compile from " << input
-     << "; do not edit. */\n#include \"threadbind/Runtime/Bundle.h\"\n\n";
-  for (const BundleEntry &entry : entries) {
-    os << "void threadbind_entry_" << entry.name << "(void **);\n";
-    os << "void threadbind_entry_" << getReferenceName(entry.name)
-       << "(void **);\n";
-    for (auto [i, a] : llvm::enumerate(entry.arguments)) {
-      if (!a.isMemRef || a.shape.empty())
-        continue;
-      os << "static const int64_t shape_" << entry.name << "_" << i << "[] = {"
-         << llvm::join(llvm::map_range(a.shape,
-                                       [](int64_t s) { return std::to_string(s); }),
-                       ", ")
-         << "};\n";
-    }
-    os << "static const ThreadBindArgument args_" << entry.name << "[] = {\n";
-    for (auto [i, a] : llvm::enumerate(entry.arguments)) {
-      os << "  {" << a.isMemRef << ", " << a.elementType << ", " << a.rank
-         << ", " << a.access << ", ";
-      if (a.isMemRef && !a.shape.empty())
-        os << "shape_" << entry.name << "_" << i;
-      else
-        os << "0";
-      os << ", " << a.paddedTo << "}, /* " << a.mlirType << " */\n";
-    }
-    if (entry.arguments.empty())
-      os << "  {0, 0, 0, 0, 0, 0}\n";
-    os << "};\n\n";
-  }
-  os << "static const ThreadBindEntry entries[] = {\n";
-  for (const BundleEntry &entry : entries)
-    os << "  {\"" << entry.name << "\", threadbind_entry_" << entry.name
-       << ", threadbind_entry_" << getReferenceName(entry.name) << ", "
-       << entry.arguments.size() << ", args_" << entry.name << "},\n";
-  os << "};\n\nconst ThreadBindEntry *threadbind_bundle_entries(int32_t "
-        "*count) {\n  *count = "
-     << entries.size() << ";\n  return entries;\n}\n";
-}
-
-llvm::Error threadbind::linkBundle(ArrayRef<std::string> inputs,
-                                   StringRef includeDir,
-                                   StringRef runtimeLibDir, StringRef output) {
+/// Links `object` into a shared library at `output` against the runtime
+/// library in `runtimeLibDir`, with the system C compiler.
+static llvm::Error linkBundle(StringRef object, StringRef runtimeLibDir,
+                              StringRef output) {
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return llvm::createStringError(
         "no C compiler ('cc') on PATH to link the bundle");
-  std::string include = ("-I" + includeDir).str();
   std::string libDir = ("-L" + runtimeLibDir).str();
   // $ORIGIN first, so a bundle copied next to the runtime finds it there.
   std::string rpath = ("-Wl,-rpath,$ORIGIN:" + runtimeLibDir).str();
-  std::string out = output.str();
-  SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", include};
-  for (const std::string &input : inputs)
-    args.push_back(input);
   // libm: the CPU reference may call it (LLVM expands f16 maxnum into
   // fmaxf, and math ops without an instruction into their libm functions).
-  args.append({libDir, "-lThreadBindRuntime", "-lm", rpath,
-               "-Wl,--no-undefined", "-o", out});
+  SmallVector<StringRef> args = {*cc,    "-shared", "-fPIC",
+                                 object, libDir,    "-lThreadBindRuntime",
+                                 "-lm",  rpath,     "-Wl,--no-undefined",
+                                 "-o",   output};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
                                          &message);
@@ -425,4 +608,69 @@ llvm::Error threadbind::linkBundle(ArrayRef<std::string> inputs,
                                    " failed" +
                                    (message.empty() ? "" : ": " + message));
   return llvm::Error::success();
+}
+
+FailureOr<std::string>
+threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
+                               ArrayRef<BundleEntry> entries,
+                               StringRef runtimeLibDir) {
+  Location loc = module.getLoc();
+  prefixDefinedSymbols(module, kDeviceSymbolPrefix);
+  auto hostPm = PassManager::on<ModuleOp>(module.getContext());
+  buildHostLoweringStage(hostPm);
+  if (failed(hostPm.run(module)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> host =
+      translateModuleToLLVMIR(module, llvmContext, "threadbind_bundle");
+  std::unique_ptr<llvm::Module> cpu =
+      translateModuleToLLVMIR(reference, llvmContext, "threadbind_reference");
+  if (!host || !cpu)
+    return failure();
+  if (llvm::Linker::linkModules(*host, std::move(cpu)))
+    return emitError(loc, "cannot link the CPU reference with the host code");
+
+  llvm::StringSet<> exported = {"threadbind_bundle_entries"};
+  SmallVector<llvm::Function *> gpu, cpuEntries;
+  for (const BundleEntry &entry : entries) {
+    FailureOr<llvm::Function *> wrapper = addEntryWrapper(
+        *host, (kDeviceSymbolPrefix + entry.name).str(),
+        getGpuEntrySymbol(entry.name));
+    if (failed(wrapper))
+      return emitError(loc, "no C interface for the entry '")
+             << entry.name << "'";
+    gpu.push_back(*wrapper);
+    exported.insert((*wrapper)->getName());
+    cpuEntries.push_back(nullptr);
+    if (!entry.noReference.empty())
+      continue;
+    FailureOr<llvm::Function *> referenceWrapper = addEntryWrapper(
+        *host, (kReferenceSymbolPrefix + entry.name).str(),
+        getReferenceEntrySymbol(entry.name));
+    if (failed(referenceWrapper))
+      return emitError(loc, "no C interface for the reference of '")
+             << entry.name << "'";
+    cpuEntries.back() = *referenceWrapper;
+    exported.insert((*referenceWrapper)->getName());
+  }
+  addEntryTable(*host, entries, gpu, cpuEntries);
+  internalizeAllBut(*host, exported);
+
+  SmallString<128> objectFile, libraryFile;
+  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",
+                                         objectFile) ||
+      llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
+                                         libraryFile))
+    return emitError(loc, "cannot create temporary files");
+  llvm::FileRemover removeObject(objectFile), removeLibrary(libraryFile);
+  if (llvm::Error error = emitHostObject(*host, objectFile))
+    return emitError(loc, llvm::toString(std::move(error)));
+  if (llvm::Error error = linkBundle(objectFile, runtimeLibDir, libraryFile))
+    return emitError(loc, llvm::toString(std::move(error)));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
+      llvm::MemoryBuffer::getFile(libraryFile, /*IsText=*/false);
+  if (!library)
+    return emitError(loc, "cannot read the linked bundle");
+  return (*library)->getBuffer().str();
 }

@@ -330,9 +330,14 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
       for (const BundleEntry &entry : entries) {
         j.object([&] {
           j.attribute("name", entry.name);
-          j.attribute("gpu_symbol", "threadbind_entry_" + entry.name);
-          j.attribute("reference_symbol",
-                      "threadbind_entry_" + getReferenceName(entry.name));
+          j.attribute("gpu_symbol", getGpuEntrySymbol(entry.name));
+          if (entry.noReference.empty()) {
+            j.attribute("reference_symbol",
+                        getReferenceEntrySymbol(entry.name));
+          } else {
+            j.attribute("reference_symbol", nullptr);
+            j.attribute("no_reference", entry.noReference);
+          }
           j.attributeArray("arguments", [&] {
             for (const BundleArgument &a : entry.arguments) {
               j.object([&] {

@@ -166,11 +166,11 @@ void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
   pm.addPass(createMergeGPUModulesPass());
   // Kernel names are final now: grid queries can say whose grid they size.
   pm.addPass(createBindGridQueriesPass());
-  GpuNVVMAttachTargetOptions target;
+  AttachNVVMTargetPassOptions target;
   target.chip = chip.name.str();
   target.features = chip.getFeatures();
   target.optLevel = optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createAttachNVVMTargetPass(target));
 }
 
 void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {

@@ -25,6 +25,29 @@ namespace mlir::threadbind {
 
 using namespace mlir;
 
+/// Whether PTX accepts `name` as an identifier: a letter then letters,
+/// digits, '_' or '$'; or '_', '$' or '%' then at least one of those.
+static bool isPTXIdentifier(StringRef name) {
+  auto isTail = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (name.empty() || !llvm::all_of(name.drop_front(), isTail))
+    return false;
+  if (llvm::isAlpha(name.front()))
+    return true;
+  return (name.front() == '_' || name.front() == '$' || name.front() == '%') &&
+         name.size() > 1;
+}
+
+/// `name` with every character PTX does not accept in an identifier
+/// replaced by '_', made to start with a letter or '_'.
+static std::string toPTXIdentifier(StringRef name) {
+  std::string result;
+  for (char c : name)
+    result += llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_';
+  if (result.empty() || !llvm::isAlpha(result.front()))
+    result = "k_" + result;
+  return result;
+}
+
 namespace {
 struct MergeGPUModulesPass
     : threadbind::impl::MergeGPUModulesPassBase<MergeGPUModulesPass> {
@@ -39,16 +62,32 @@ struct MergeGPUModulesPass
     if (gpuModules.empty())
       return;
 
-    // Check everything before changing anything.
-    ArrayAttr targets = gpuModules.front().getTargetsAttr();
+    // Check everything before changing anything. A module without targets
+    // (one outlining made) takes those of the others; modules that carry
+    // targets must agree.
+    gpu::GPUModuleOp withTargets;
     bool ok = true;
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
-      if (gpuModule.getTargetsAttr() == targets)
+      if (!gpuModule.getTargetsAttr())
+        continue;
+      if (!withTargets) {
+        withTargets = gpuModule;
+        continue;
+      }
+      if (gpuModule.getTargetsAttr() == withTargets.getTargetsAttr())
         continue;
       gpuModule.emitOpError("has targets ")
-          << gpuModule.getTargetsAttr() << " where '"
-          << gpuModules.front().getName() << "' has " << targets
+          << gpuModule.getTargetsAttr() << " where '" << withTargets.getName()
+          << "' has " << withTargets.getTargetsAttr()
           << ": modules for different targets cannot be merged";
+      ok = false;
+    }
+    ArrayAttr targets = withTargets ? withTargets.getTargetsAttr() : nullptr;
+    if (moduleName.empty() || !isPTXIdentifier(moduleName)) {
+      module.emitError("threadbind-merge-gpu-modules: module-name '")
+          << moduleName
+          << "' is not a symbol PTX can name: it needs a letter, then "
+             "letters, digits, '_' or '$'";
       ok = false;
     }
     if (Operation *clash = module.lookupSymbol(moduleName)) {
@@ -63,18 +102,28 @@ struct MergeGPUModulesPass
 
     // Outlining names every kernel of a host function after it, in modules
     // of distinct names; symbols that clash are renamed, preferring their
-    // module's (unique) name, and uses inside the module follow.
+    // module's (unique) name, and uses inside the module follow. So are
+    // symbols PTX cannot spell (a function named "vector.add" or "a-b"
+    // outlines to such a kernel), with what they had in them that PTX
+    // cannot name replaced by '_'.
     llvm::StringSet<> taken;
     DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       for (Operation &op : gpuModule.getBody()->getOperations()) {
         auto name = op.getAttrOfType<StringAttr>(
             SymbolTable::getSymbolAttrName());
-        if (!name || taken.insert(name.getValue()).second)
+        if (!name)
           continue;
-        std::string fresh = gpuModule.getName().str();
+        bool spellable = isPTXIdentifier(name.getValue());
+        if (spellable && taken.insert(name.getValue()).second)
+          continue;
+        std::string base = spellable ? name.getValue().str()
+                                     : toPTXIdentifier(name.getValue());
+        std::string fresh = spellable && isPTXIdentifier(gpuModule.getName())
+                                ? gpuModule.getName().str()
+                                : base;
         for (unsigned i = 0; taken.contains(fresh); ++i)
-          fresh = (name.getValue() + "_" + Twine(i)).str();
+          fresh = (base + "_" + Twine(i)).str();
         taken.insert(fresh);
         StringAttr freshAttr = StringAttr::get(&getContext(), fresh);
         if (failed(SymbolTable::replaceAllSymbolUses(&op, freshAttr,

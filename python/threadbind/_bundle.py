@@ -10,6 +10,10 @@ Bundle.h).
 
 import contextlib
 import ctypes
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -127,7 +131,11 @@ class Entry:
         self._bundle = bundle
         self.name = raw.name.decode()
         self._gpu = _ENTRY_FUNCTION(raw.gpu)
-        self._reference = _ENTRY_FUNCTION(raw.reference)
+        # Null where the function's GPU code cannot run on the CPU.
+        self._reference = (_ENTRY_FUNCTION(raw.reference) if raw.reference
+                           else None)
+        self._no_reference = manifest.get("no_reference",
+                                          "its GPU code cannot run on the CPU")
         self._arguments = [raw.arguments[i] for i in range(raw.numArguments)]
         self.types = [a.get("type", "?") for a in manifest.get("arguments", [])]
         if len(self.types) != len(self._arguments):
@@ -175,7 +183,7 @@ class Entry:
                              "the array is read-only")
 
     def _scalar(self, i, info, value):
-        name, _, ctype = _TYPES[info.elementType]
+        name, dtype, ctype = _TYPES[info.elementType]
         if isinstance(value, np.ndarray) or hasattr(
                 value, "__cuda_array_interface__"):
             raise TypeError(f"{self._where(i)}: an array was given for a "
@@ -183,10 +191,26 @@ class Entry:
         if ctype is None:
             raise TypeError(f"{self._where(i)}: {name} scalars cannot be "
                             "passed from Python")
-        try:
-            return ctype(value)
-        except TypeError:
+        if dtype.kind == "i":
+            # ctypes would wrap a value that does not fit (300 into i8 is
+            # 44): refuse it, and anything that is not an integer.
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, np.integer)):
+                raise TypeError(f"{self._where(i)}: {value!r} is not an "
+                                f"integer")
+            limits = np.iinfo(dtype)
+            if not limits.min <= int(value) <= limits.max:
+                raise OverflowError(
+                    f"{self._where(i)}: {value} does not fit in {name} "
+                    f"({limits.min} to {limits.max})")
+            return ctype(int(value))
+        if isinstance(value, (bool, np.bool_)) or not isinstance(
+                value, (int, float, np.integer, np.floating)):
             raise TypeError(f"{self._where(i)}: {value!r} is not a {name}")
+        if np.isfinite(value) and abs(float(value)) > np.finfo(dtype).max:
+            raise OverflowError(f"{self._where(i)}: {value} does not fit in "
+                                f"{name}")
+        return ctype(value)
 
     def _pack(self, args, memref):
         """The pointer array an entry function takes: to each scalar's value,
@@ -216,6 +240,9 @@ class Entry:
             self._check_host(i, info, value)
             return value.ctypes.data, value.shape
 
+        if self._reference is None:
+            raise ThreadBindError(f"{self.name} has no CPU reference: "
+                                  f"{self._no_reference}")
         pointers, keep = self._pack(args, host)
         self._reference(pointers)
         del keep
@@ -351,16 +378,50 @@ class _Runtime:
         return launches
 
 
+def _open_library(path):
+    """dlopen a bundle under a name of its own.
+
+    The dynamic loader hands back the library already loaded under the
+    same path, so a program compiled again into the same folder would run
+    the old code. Each load goes through a fresh hard link (or copy) beside
+    the file, which keeps $ORIGIN, and the link goes once it is open."""
+    path = Path(path)
+    if not path.is_file():
+        raise ThreadBindError(f"cannot open the bundle {path}: no such file")
+    alias = None
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".so",
+                                    dir=path.parent)
+        os.close(fd)
+        alias = Path(name)
+        alias.unlink()
+        try:
+            os.link(path, alias)
+        except OSError:
+            shutil.copyfile(path, alias)
+    except OSError:
+        alias = None  # a read-only folder: no other bundle can appear there
+    try:
+        return ctypes.CDLL(str(alias or path.resolve()))
+    except OSError as error:
+        raise ThreadBindError(f"cannot open the bundle {path}: {error}")
+    finally:
+        if alias is not None:
+            alias.unlink(missing_ok=True)
+
+
 class Bundle:
     """An opened bundle: entries by name (bundle["saxpy"]) or as attributes
     (bundle.saxpy)."""
 
     def __init__(self, path, manifest=None):
+        self._lib = _open_library(path)
         try:
-            self._lib = ctypes.CDLL(str(path))
-        except OSError as error:
-            raise ThreadBindError(f"cannot open the bundle {path}: {error}")
-        entries = self._lib.threadbind_bundle_entries
+            entries = self._lib.threadbind_bundle_entries
+        except AttributeError:
+            raise ThreadBindError(
+                f"{path} is not a ThreadBind bundle: it has no "
+                "threadbind_bundle_entries") from None
         entries.restype = ctypes.POINTER(_Entry)
         entries.argtypes = [ctypes.POINTER(ctypes.c_int32)]
         count = ctypes.c_int32()

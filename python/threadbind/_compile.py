@@ -77,7 +77,12 @@ class Program:
         self.ptx = files["kernels.ptx"].read_text()
         cubin = files["kernels.cubin"]
         self.cubin = cubin.read_bytes() if cubin.is_file() else None
-        self.manifest = json.loads(files["program.manifest.json"].read_text())
+        manifest = files["program.manifest.json"]
+        try:
+            self.manifest = json.loads(manifest.read_text())
+        except ValueError as error:
+            raise ThreadBindError(
+                f"{manifest} is not a ThreadBind manifest: {error}") from None
         self.bundle_path = str(files["program.so"])
         self._bundle = None
 
@@ -110,6 +115,26 @@ def _run(compiler, args):
     return result
 
 
+# MLIR text always holds one of these; a path to a file need not.
+_MLIR_CHARACTERS = set("{}()=@%")
+
+
+def _source_path(source_or_path):
+    """The file to compile, or None when `source_or_path` is MLIR text. A
+    pathlib.Path, or a one-line string without MLIR's punctuation, names a
+    file, whatever its suffix; it must exist."""
+    if isinstance(source_or_path, os.PathLike):
+        path = Path(source_or_path)
+    else:
+        text = str(source_or_path)
+        if "\n" in text or _MLIR_CHARACTERS & set(text):
+            return None
+        path = Path(text)
+    if not path.is_file():
+        raise ThreadBindError(f"no such MLIR file: {path}")
+    return path
+
+
 def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
     """Compiles MLIR text or a .mlir file with threadbind-compile.
 
@@ -117,36 +142,51 @@ def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
     is --threads-per-block=128; see threadbind-compile --help). The files go
     to output_dir if given (created if needed; open_program reads them
     back), else to a temporary folder that lives as long as the Program.
-    Raises ThreadBindError with the compiler's diagnostics if it fails.
+    Files of an earlier compilation in output_dir are replaced only once
+    this one succeeded. Raises ThreadBindError with the compiler's
+    diagnostics if it fails.
     """
     compiler = find_compiler()
+    source = _source_path(source_or_path)
     keep_alive = None
     if output_dir is None:
         keep_alive = tempfile.TemporaryDirectory(prefix="threadbind-")
-        work = Path(keep_alive.name)
+        target = Path(keep_alive.name)
     else:
-        work = Path(output_dir)
-        work.mkdir(parents=True, exist_ok=True)
-        for name in _FILES:  # nothing stale from an earlier compilation
-            (work / name).unlink(missing_ok=True)
-    text = str(source_or_path)
-    if "\n" not in text and text.endswith(".mlir") and Path(text).is_file():
-        source = Path(text)
-    elif "\n" not in text and Path(text).suffix == ".mlir":
-        raise ThreadBindError(f"no such MLIR file: {text}")
-    else:
-        source = work / "input.mlir"
-        source.write_text(text)
-    # One run writes every form; the cubin needs ptxas, without which the
-    # bundle carries PTX for the driver and the run is repeated without it.
-    args = [str(source), f"--chip={chip}", *_flags(pass_options),
-            "--emit=bundle", "-o", str(work / "program.so"),
-            f"--save-mlir={work / 'bound.mlir'}",
-            f"--save-ptx={work / 'kernels.ptx'}"]
-    try:
-        _run(compiler, [*args, f"--save-cubin={work / 'kernels.cubin'}"])
-    except ThreadBindError as error:
-        if "--save-cubin: " not in str(error):
-            raise
-        _run(compiler, args)
-    return Program(work, keep_alive)
+        target = Path(output_dir)
+        target.mkdir(parents=True, exist_ok=True)
+        if source is not None and any(
+                (target / name).exists() and
+                (target / name).samefile(source) for name in _FILES):
+            raise ThreadBindError(
+                f"compiling {source} into {target} would overwrite it: "
+                "choose another output_dir")
+    # Everything is made in a folder of its own beside the target, then
+    # moved into place: a failed compilation leaves the target as it was.
+    with tempfile.TemporaryDirectory(prefix=".threadbind-",
+                                     dir=target) as scratch:
+        work = Path(scratch)
+        if source is None:
+            source = work / "input.mlir"
+            source.write_text(str(source_or_path))
+        # One run writes every form; the cubin needs ptxas, without which
+        # the bundle carries PTX for the driver and the run is repeated
+        # without it.
+        args = [str(source), f"--chip={chip}", *_flags(pass_options),
+                "--emit=bundle", "-o", str(work / "program.so"),
+                f"--manifest={work / 'program.manifest.json'}",
+                f"--save-mlir={work / 'bound.mlir'}",
+                f"--save-ptx={work / 'kernels.ptx'}"]
+        try:
+            _run(compiler, [*args, f"--save-cubin={work / 'kernels.cubin'}"])
+        except ThreadBindError as error:
+            if "--save-cubin: " not in str(error):
+                raise
+            _run(compiler, args)
+        for name in _FILES:
+            made = work / name
+            if made.exists():
+                os.replace(made, target / name)
+            else:  # nothing stale from an earlier compilation
+                (target / name).unlink(missing_ok=True)
+    return Program(target, keep_alive)

@@ -11,7 +11,7 @@
 // RUN: threadbind-opt %t.mapped.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.out
 // RUN: diff %t.ref %t.out
 // RUN: threadbind-compile %s --block-shape=64,2 --threads-per-block=512 -o %t.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx.manifest.json
 
 // MAPPED-LABEL: func.func @add
 // MAPPED-DAG: %[[X:.*]] = arith.constant 64 : index

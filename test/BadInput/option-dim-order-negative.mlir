@@ -1,10 +1,6 @@
 // Bad option values: a negative --dim-order, refused before the pass runs.
-// RUN: cp %s %t.mlir
-// RUN: not threadbind-compile %t.mlir --dim-order=-1 -o %t.ptx 2>&1 | FileCheck %s
-// RUN: not ls %t.ptx %t.manifest.json
-// RUN: not threadbind-opt %t.mlir -threadbind-map-to-gpu=dim-order=-1 -o %t.out.mlir 2>&1 | FileCheck %s
-// RUN: not ls %t.out.mlir
-// RUN: cmp %s %t.mlir
+// RUN: %refused threadbind-compile %s --dim-order=-1 -o %t.ptx 2>&1 | FileCheck %s
+// RUN: %refused threadbind-opt %s -threadbind-map-to-gpu=dim-order=-1 -o %t.out.mlir 2>&1 | FileCheck %s
 
 // CHECK: error: threadbind-map-loops-to-threads: dim-order has a negative dimension -1
 

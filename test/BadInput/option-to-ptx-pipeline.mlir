@@ -1,11 +1,8 @@
 // Bad option values to the threadbind-to-ptx pipeline of threadbind-opt: an
 // unsupported chip and an optimisation level past 3. Each is an error
 // naming the value, not an abort.
-// RUN: cp %s %t.mlir
-// RUN: not threadbind-opt %t.mlir -threadbind-to-ptx="chip=sm_50" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=CHIP
-// RUN: not threadbind-opt %t.mlir -threadbind-to-ptx="opt-level=9" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=LEVEL
-// RUN: not ls %t.out.mlir
-// RUN: cmp %s %t.mlir
+// RUN: %refused threadbind-opt %s -threadbind-to-ptx="chip=sm_50" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: %refused threadbind-opt %s -threadbind-to-ptx="opt-level=9" -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=LEVEL
 
 // CHIP: error: unsupported chip 'sm_50'; supported: sm_75,
 // LEVEL: error: opt-level must be 0 to 3

@@ -3,10 +3,7 @@
 // value is not supported" at each loop but does not fail, so
 // threadbind-compile went on and exited 0 with a PTX file. It now refuses
 // the flag before compiling and writes nothing.
-// RUN: rm -f %t.ptx %t.manifest.json && cp %s %t.mlir
-// RUN: not threadbind-compile %t.mlir --mapper=upstream-tiled --upstream-tile=-4 -o %t.ptx 2>&1 | FileCheck %s
-// RUN: not ls %t.ptx %t.manifest.json
-// RUN: cmp %s %t.mlir
+// RUN: %refused threadbind-compile %s --mapper=upstream-tiled --upstream-tile=-4 -o %t.ptx 2>&1 | FileCheck %s
 
 // CHECK: error: --upstream-tile sizes must be positive, not -4
 

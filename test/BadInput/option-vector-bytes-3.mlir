@@ -1,12 +1,8 @@
 // Bad option values: --vector-bytes=3, no vector width, to threadbind-compile
 // and to the widening pass (threadbind-map-reductions has its own check;
 // see option-reductions-vector-bytes.mlir).
-// RUN: cp %s %t.mlir
-// RUN: not threadbind-compile %t.mlir --vector-bytes=3 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
-// RUN: not ls %t.ptx %t.manifest.json
-// RUN: not threadbind-opt %t.mlir -threadbind-map-to-gpu -threadbind-widen-accesses=vector-bytes=3 -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
-// RUN: not ls %t.out.mlir
-// RUN: cmp %s %t.mlir
+// RUN: %refused threadbind-compile %s --vector-bytes=3 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: %refused threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=vector-bytes=3 -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
 
 // COMPILE: threadbind-compile: error: --vector-bytes must be 0, 4, 8 or 16, not 3
 // OPT: error: vector-bytes must be 4, 8 or 16, not 3

@@ -2,14 +2,10 @@
 // once a vector element for each of the unrolled vectors, so before issue
 // 13 this kept cloning until killed (it had not finished after minutes).
 // Unroll is now 1 to 16, as for reductions.
-// RUN: cp %s %t.mlir
-// RUN: not threadbind-compile %t.mlir --widen-unroll=100000 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
-// RUN: not ls %t.ptx %t.manifest.json
-// RUN: not threadbind-opt %t.mlir -threadbind-map-to-gpu -threadbind-widen-accesses=unroll=17 -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
-// RUN: not ls %t.out.mlir
-// RUN: cmp %s %t.mlir
+// RUN: %refused threadbind-compile %s --widen-unroll=100000 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
+// RUN: %refused threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=unroll=17 -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
 // 16 is the most, and widens.
-// RUN: threadbind-opt %t.mlir -threadbind-map-to-gpu -threadbind-widen-accesses="unroll=16 nested-loops" -o /dev/null
+// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses="unroll=16 nested-loops" -o /dev/null
 
 // COMPILE: error: unroll must be at most 16, not 100000
 // OPT: error: unroll must be at most 16, not 17

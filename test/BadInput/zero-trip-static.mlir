@@ -7,7 +7,7 @@
 // fixed; the fix landed first, in d8761de.)
 // RUN: threadbind-compile %s -o %t.ptx 2>&1 | FileCheck %s --check-prefix=WARN
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx.manifest.json
 
 // WARN: .mlir:[[@LINE+8]]:3: warning: every parallel loop runs no iterations
 // PTX-NOT: .entry

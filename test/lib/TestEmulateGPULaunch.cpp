@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulateGPULaunch.h"
+#include "threadbind/Transforms/EmulateGPULaunch.h"
 #include "TestPasses.h"
 
 #include "threadbind/Transforms/MapLoopsToThreads.h"
@@ -44,53 +44,7 @@ struct TestEmulateGPULaunchPass
       ++numLaunchesEmulated;
     }
     defineResidentBlocksQuery(rewriter);
-    replaceDeviceAllocations(rewriter);
-  }
-
-  /// Device scratch (gpu.alloc, gpu.memset and gpu.dealloc, with the
-  /// gpu.wait ops that order them) becomes host memory, as every launch now
-  /// runs on the host.
-  void replaceDeviceAllocations(RewriterBase &rewriter) {
-    SmallVector<Operation *> ops;
-    getOperation()->walk([&](Operation *op) {
-      if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemsetOp, gpu::WaitOp>(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops) {
-      rewriter.setInsertionPoint(op);
-      if (auto alloc = dyn_cast<gpu::AllocOp>(op))
-        rewriter.replaceAllUsesWith(
-            alloc.getMemref(),
-            memref::AllocOp::create(rewriter, op->getLoc(), alloc.getType(),
-                                    alloc.getDynamicSizes(),
-                                    alloc.getSymbolOperands()));
-      else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op))
-        memref::DeallocOp::create(rewriter, op->getLoc(),
-                                  dealloc.getMemref());
-      else if (auto memset = dyn_cast<gpu::MemsetOp>(op))
-        fillOnHost(rewriter, memset);
-    }
-    // Tokens only order these ops among themselves: drop them, then the
-    // ops.
-    for (Operation *op : ops)
-      for (Value result : op->getResults())
-        if (isa<gpu::AsyncTokenType>(result.getType()))
-          result.dropAllUses();
-    for (Operation *op : ops)
-      rewriter.eraseOp(op);
-  }
-
-  /// A gpu.memset of a 1-D memref as a host loop of stores.
-  void fillOnHost(RewriterBase &rewriter, gpu::MemsetOp memset) {
-    Location loc = memset.getLoc();
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    Value size = memref::DimOp::create(rewriter, loc, memset.getDst(), zero);
-    auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
-    memref::StoreOp::create(rewriter, loc, memset.getValue(), memset.getDst(),
-                            loop.getInductionVar());
+    replaceDeviceAllocationsOnHost(rewriter, getOperation());
   }
 
   /// Gives a declared-only grid-size query a body returning a fixed count,

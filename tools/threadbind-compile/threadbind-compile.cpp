@@ -23,6 +23,7 @@
 #include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
+#include "threadbind/Driver/OutputFiles.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/Pipelines.h"
@@ -259,15 +260,15 @@ static MapLoopsToThreadsPassOptions mapOptionsFromFlags() {
   return options;
 }
 
-/// The manifest goes where --manifest says, else next to a file output.
+/// The manifest goes where --manifest says, else next to a regular file
+/// output as <output>.manifest.json (so a PTX and a cubin from the same
+/// stem keep a manifest each); nowhere for standard output or a device.
 static std::string manifestPath() {
   if (!manifestFilename.empty())
     return manifestFilename;
-  if (outputFilename == "-")
+  if (!OutputFiles::isRegularPath(outputFilename))
     return "";
-  SmallString<256> path(outputFilename);
-  llvm::sys::path::replace_extension(path, "manifest.json");
-  return std::string(path);
+  return outputFilename + ".manifest.json";
 }
 
 /// Where the first loop the mapping would bind is: an scf.parallel,
@@ -411,69 +412,14 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
   return chooseBlockSize(limits, scaled, {128, 256, 512, 1024}, kProbe);
 }
 
-/// Lowers the host side of `module`, links it with the CPU `reference`,
-/// compiles both for the host and links them with the entry table and the
-/// runtime library into the shared library written to `os`.
-static LogicalResult buildBundle(MLIRContext &context, ModuleOp module,
-                                 ModuleOp reference,
-                                 ArrayRef<BundleEntry> entries,
-                                 llvm::raw_ostream &os) {
-  auto hostPm = PassManager::on<ModuleOp>(&context);
-  buildHostLoweringStage(hostPm);
-  if (failed(hostPm.run(module)))
-    return failure();
-
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> host =
-      translateModuleToLLVMIR(module, llvmContext, "threadbind_bundle");
-  std::unique_ptr<llvm::Module> cpu =
-      translateModuleToLLVMIR(reference, llvmContext, "threadbind_reference");
-  if (!host || !cpu)
-    return failure();
-  if (llvm::Linker::linkModules(*host, std::move(cpu)))
-    return emitError(module.getLoc(), "cannot link the CPU reference with "
-                                      "the host code");
-  if (llvm::Error error = addPackedEntryPoints(*host, entries))
-    return emitError(module.getLoc(), llvm::toString(std::move(error)));
-
-  SmallString<128> objectFile, tableFile, libraryFile;
-  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",
-                                         objectFile) ||
-      llvm::sys::fs::createTemporaryFile("threadbind-entries", "c",
-                                         tableFile) ||
-      llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
-                                         libraryFile))
-    return emitError(module.getLoc(), "cannot create temporary files");
-  llvm::FileRemover removeObject(objectFile), removeTable(tableFile),
-      removeLibrary(libraryFile);
-  if (llvm::Error error = emitHostObject(*host, objectFile))
-    return emitError(module.getLoc(), llvm::toString(std::move(error)));
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream table(tableFile, ec);
-    if (ec)
-      return emitError(module.getLoc(), "cannot write " + tableFile);
-    writeEntryTable(table, entries, inputFilename);
-  }
-
-  // The runtime and the bundle ABI header sit beside this tool's bin/.
+/// The folder of libThreadBindRuntime, which sits beside this tool's bin/.
+static std::string runtimeLibraryDir() {
   std::string self = llvm::sys::fs::getMainExecutable(
-      nullptr, reinterpret_cast<void *>(&buildBundle));
-  SmallString<256> prefix(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(self)));
-  SmallString<256> includeDir(prefix), libDir(prefix);
-  llvm::sys::path::append(includeDir, "include");
-  llvm::sys::path::append(libDir, "lib");
-  if (llvm::Error error =
-          linkBundle({std::string(objectFile), std::string(tableFile)},
-                     includeDir, libDir, libraryFile))
-    return emitError(module.getLoc(), llvm::toString(std::move(error)));
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
-      llvm::MemoryBuffer::getFile(libraryFile, /*IsText=*/false);
-  if (!library)
-    return emitError(module.getLoc(), "cannot read the linked bundle");
-  os << (*library)->getBuffer();
-  return success();
+      nullptr, reinterpret_cast<void *>(&runtimeLibraryDir));
+  SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(dir, "lib");
+  return std::string(dir);
 }
 
 int main(int argc, char **argv) {
@@ -550,50 +496,43 @@ int main(int argc, char **argv) {
           << "; the bundle carries PTX for the driver to compile\n";
   }
 
-  // Opening an output truncates it, and a failed run removes it: neither
-  // may happen to the input, nor may two outputs share a file.
+  if (emitKind == EmitKind::MLIR && !manifestFilename.empty())
+    return fail("--manifest needs --emit llvm, ptx, cubin or bundle: the "
+                "manifest describes the outlined kernels, which --emit mlir "
+                "does not reach");
+  // Every output goes to a temporary file beside its target and appears
+  // only once the whole run succeeded; none may be the input, and no two
+  // the same file.
   std::string manifestFile =
       emitKind == EmitKind::MLIR ? std::string() : manifestPath();
-  SmallVector<std::pair<StringRef, StringRef>> outputs = {
-      {"-o", outputFilename},     {"--manifest", manifestFile},
-      {"--save-mlir", saveMLIR},  {"--save-ptx", savePTX},
-      {"--save-cubin", saveCubin}};
-  llvm::erase_if(outputs, [](auto output) {
-    return output.second.empty() || output.second == "-";
-  });
-  for (auto [i, output] : llvm::enumerate(outputs)) {
-    if (inputFilename != "-" &&
-        llvm::sys::fs::equivalent(inputFilename, output.second))
-      return fail(output.first + " names the input file " + inputFilename);
-    for (auto other : ArrayRef(outputs).take_front(i))
-      if (other.second == output.second)
-        return fail(other.first + " and " + output.first +
-                    " both name " + output.second);
-  }
-
-  // Outputs are opened first, so an unwritable path fails before compiling;
-  // they are kept only once everything succeeded.
-  std::string errorMessage;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &errorMessage);
-  if (!output)
-    return fail(errorMessage);
-  std::unique_ptr<llvm::ToolOutputFile> manifest;
-  if (!manifestFile.empty()) {
-    manifest = openOutputFile(manifestFile, &errorMessage);
-    if (!manifest)
-      return fail(errorMessage);
-  }
-  std::unique_ptr<llvm::ToolOutputFile> savedMLIR, savedPTX, savedCubin;
-  for (auto [path, file] :
-       {std::pair(&saveMLIR, &savedMLIR), std::pair(&savePTX, &savedPTX),
-        std::pair(&saveCubin, &savedCubin)}) {
-    if (path->empty())
+  if (emitKind != EmitKind::MLIR && manifestFile.empty())
+    llvm::WithColor::note(llvm::errs(), "threadbind-compile")
+        << "no manifest written: -o " << outputFilename
+        << " is not a regular file; name one with --manifest\n";
+  OutputFiles files(inputFilename);
+  llvm::raw_ostream *output = nullptr, *manifest = nullptr,
+                    *savedMLIR = nullptr, *savedPTX = nullptr,
+                    *savedCubin = nullptr;
+  for (auto [flag, path, stream] :
+       {std::tuple(StringRef("-o"), StringRef(outputFilename), &output),
+        std::tuple(StringRef("--manifest"), StringRef(manifestFile),
+                   &manifest),
+        std::tuple(StringRef("--save-mlir"), StringRef(saveMLIR), &savedMLIR),
+        std::tuple(StringRef("--save-ptx"), StringRef(savePTX), &savedPTX),
+        std::tuple(StringRef("--save-cubin"), StringRef(saveCubin),
+                   &savedCubin)}) {
+    if (path.empty())
       continue;
-    *file = openOutputFile(*path, &errorMessage);
-    if (!*file)
-      return fail(errorMessage);
+    llvm::Expected<llvm::raw_ostream *> added = files.add(flag, path);
+    if (!added)
+      return fail(llvm::toString(added.takeError()));
+    *stream = *added;
   }
+  auto commit = [&]() {
+    if (llvm::Error error = files.commit())
+      return fail(llvm::toString(std::move(error)));
+    return 0;
+  };
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -611,6 +550,7 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &errorMessage);
   if (!input)
@@ -759,13 +699,10 @@ int main(int argc, char **argv) {
                  << " divergent branch(es)\n";
   }
   if (savedMLIR)
-    module->print(savedMLIR->os());
+    module->print(*savedMLIR);
   if (emitKind == EmitKind::MLIR) {
-    module->print(output->os());
-    output->keep();
-    if (savedMLIR)
-      savedMLIR->keep();
-    return 0;
+    module->print(*output);
+    return commit();
   }
 
   SmallVector<std::string> gridPolicies = collectGridPolicies(*module);
@@ -803,7 +740,7 @@ int main(int argc, char **argv) {
     if (!device)
       return fail("cannot read the device bitcode: " +
                   llvm::toString(device.takeError()));
-    (*device)->print(output->os(), nullptr);
+    (*device)->print(*output, nullptr);
   } else {
     std::string cubin;
     if (!ptxasPath.empty() && (emitKind != EmitKind::PTX || savedCubin)) {
@@ -814,31 +751,26 @@ int main(int argc, char **argv) {
       cubin = std::move(*assembled);
     }
     if (emitKind == EmitKind::PTX) {
-      output->os() << objects.front();
+      *output << objects.front();
     } else if (emitKind == EmitKind::Cubin) {
-      output->os() << cubin;
+      *output << cubin;
     } else {
       if (!cubin.empty())
         replaceWithCubin(*module, cubin);
-      if (failed(buildBundle(context, *module, *reference, entries,
-                             output->os())))
+      FailureOr<std::string> library = buildBundleLibrary(
+          *module, *reference, entries, runtimeLibraryDir());
+      if (failed(library))
         return 1;
+      *output << *library;
     }
     if (savedPTX)
-      savedPTX->os() << objects.front();
+      *savedPTX << objects.front();
     if (savedCubin)
-      savedCubin->os() << cubin;
+      *savedCubin << cubin;
   }
 
-  if (manifest) {
-    writeManifest(manifest->os(), kernels, inputFilename, chip->name,
+  if (manifest)
+    writeManifest(*manifest, kernels, inputFilename, chip->name,
                   chip->getPtxVersionString(), entries);
-    manifest->keep();
-  }
-  for (std::unique_ptr<llvm::ToolOutputFile> *file :
-       {&savedMLIR, &savedPTX, &savedCubin})
-    if (*file)
-      (*file)->keep();
-  output->keep();
-  return 0;
+  return commit();
 }

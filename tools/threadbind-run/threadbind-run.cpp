@@ -278,6 +278,12 @@ int main(int argc, char **argv) {
                       " (entries: " + names + ")");
   }
 
+  if ((o.check || o.referenceOnly) && !entry->reference)
+    return usageError(std::string(entry->name) +
+                      " has no CPU reference (its GPU code cannot run on the "
+                      "host; the manifest says why), so --check and "
+                      "--reference-only cannot run");
+
   // Arguments, filled from the seeded generator.
   Random random{o.seed};
   std::vector<Argument> args(entry->numArguments);

@@ -6,8 +6,8 @@
 //
 // The pieces of `threadbind-compile --emit bundle`: which functions become
 // entries and what their arguments are, the CPU reference copy, the host
-// lowering, and the object and shared library around them. The bundle's
-// ABI is in threadbind/Runtime/Bundle.h.
+// lowering, and the shared library around them. The bundle's ABI is in
+// threadbind/Runtime/Bundle.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +23,8 @@
 #include <vector>
 
 namespace llvm {
-class Module;
-class raw_ostream;
+class LLVMContext;
+class StructType;
 } // namespace llvm
 
 namespace mlir {
@@ -51,23 +51,36 @@ struct BundleArgument {
 struct BundleEntry {
   std::string name;
   SmallVector<BundleArgument> arguments;
+  /// Why the entry has no CPU reference (its function launches GPU code
+  /// the host cannot emulate); empty when it has one.
+  std::string noReference;
 };
 
-/// The name under which a bundle keeps the CPU reference of `entry`.
-std::string getReferenceName(StringRef entry);
+/// The symbols a bundle exports for `entry`: the GPU version and the CPU
+/// reference, each `void (void **args)`. Everything else in a bundle but
+/// `threadbind_bundle_entries` is internal, so no name of the input can
+/// clash with the C library, the runtime, or another entry.
+std::string getGpuEntrySymbol(StringRef entry);
+std::string getReferenceEntrySymbol(StringRef entry);
 
 /// Every public function with a body, other than a `main` (a CPU test
 /// harness, left out of bundles), becomes an entry. Its arguments must be
 /// ranked memrefs or integer, index or float scalars, and it must return
 /// nothing; otherwise an error at the function. Memref arguments are
 /// classified as read, written or both from the loads and stores on them.
+/// Host code a bundle cannot run (async.execute) is an error at the op.
 FailureOr<std::vector<BundleEntry>> collectBundleEntries(ModuleOp module);
 
-/// Makes `module` the CPU reference: drops `main`, renames every entry to
-/// getReferenceName and gives it a C interface.
-void prepareReferenceModule(ModuleOp module, ArrayRef<BundleEntry> entries);
+/// Makes `module` the CPU reference: drops an unused `main`, runs
+/// hand-written gpu.launch ops as host loops, drops hand-written
+/// gpu.modules and the functions that need them (recording in `entries`
+/// why an entry then has no reference), gives every symbol it defines a
+/// name of its own so it links beside the GPU code, and gives every entry
+/// a C interface.
+void prepareReferenceModule(ModuleOp module,
+                            MutableArrayRef<BundleEntry> entries);
 
-/// Drops `main` and gives every entry a C interface.
+/// Drops an unused `main` and gives every entry a C interface.
 void prepareDeviceModule(ModuleOp module, ArrayRef<BundleEntry> entries);
 
 /// Lowers a module with parallel loops straight to the LLVM dialect for the
@@ -86,22 +99,19 @@ LogicalResult verifyHostCodeLeavesDataAlone(ModuleOp module);
 /// loads the cubin instead of JIT-compiling PTX.
 void replaceWithCubin(ModuleOp module, StringRef cubin);
 
-/// Adds `threadbind_entry_<name>` (and `..._reference`) wrappers taking
-/// `void **args` around the C interfaces of the entries.
-llvm::Error addPackedEntryPoints(llvm::Module &module,
-                                 ArrayRef<BundleEntry> entries);
+/// The shared library of a bundle: lowers the host side of `module`
+/// (outlined and serialised), links it with the lowered CPU `reference`,
+/// adds the entry wrappers and table, compiles it for the host, and links
+/// it against the runtime library in `runtimeLibDir` with the system C
+/// compiler. Errors are reported at `module`.
+FailureOr<std::string> buildBundleLibrary(ModuleOp module, ModuleOp reference,
+                                          ArrayRef<BundleEntry> entries,
+                                          StringRef runtimeLibDir);
 
-/// Compiles `module` for the host into a position-independent object file.
-llvm::Error emitHostObject(llvm::Module &module, StringRef path);
-
-/// Writes the C source of threadbind_bundle_entries().
-void writeEntryTable(llvm::raw_ostream &os, ArrayRef<BundleEntry> entries,
-                     StringRef input);
-
-/// Links `objects` into a shared library at `output` against the runtime
-/// library in `runtimeLibDir`, with the system C compiler.
-llvm::Error linkBundle(ArrayRef<std::string> inputs, StringRef includeDir,
-                       StringRef runtimeLibDir, StringRef output);
+/// The LLVM struct types of ThreadBindArgument and ThreadBindEntry, for
+/// the layout test.
+llvm::StructType *getBundleArgumentType(llvm::LLVMContext &context);
+llvm::StructType *getBundleEntryType(llvm::LLVMContext &context);
 
 } // namespace mlir::threadbind
 

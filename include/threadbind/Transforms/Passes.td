@@ -446,8 +446,15 @@ def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
     Outlining names every kernel of a host function after that function,
     so symbols can clash once merged: a clashing symbol is renamed (to its
     old module's name, which is unique, when free) and its uses follow.
-    Modules that already carry targets are merged only if all carry the
-    same ones; otherwise the pass fails and leaves the IR as it was.
+    Symbols PTX cannot spell as identifiers (outlining names a kernel
+    after its function, and a function may be called `vector.add` or
+    `a-b`) are renamed the same way, each character PTX does not accept
+    replaced by `_`; the manifest keeps the function's own name.
+
+    Modules without targets (those outlining made) merge with any; modules
+    that carry targets are merged only if all carry the same ones, which
+    the merged module then carries. Otherwise, or when `module-name` is not
+    a PTX identifier, the pass fails and leaves the IR as it was.
   }];
   let dependentDialects = ["gpu::GPUDialect"];
   let options = [
@@ -459,6 +466,28 @@ def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
               "Number of gpu.module ops folded into the merged one">,
     Statistic<"numSymbolsRenamed", "symbols-renamed",
               "Number of clashing symbols renamed while merging">
+  ];
+}
+
+def AttachNVVMTargetPass
+    : Pass<"threadbind-attach-nvvm-target", "ModuleOp"> {
+  let summary = "Give every gpu.module the one NVVM target of this run";
+  let description = [{
+    Sets the targets of every `gpu.module` to one `#nvvm.target` for
+    `chip`, with `features` (the PTX version) and `opt-level`. A module
+    that already names NVVM targets for the same chip (a hand-written one,
+    say) takes the run's instead; one that names any other target is an
+    error at the module, and nothing changes. Upstream's
+    `nvvm-attach-target` appends to what a module carries, so such a
+    module would be serialised twice.
+  }];
+  let dependentDialects = ["NVVM::NVVMDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"", "Target chip">,
+    Option<"features", "features", "std::string", "\"\"",
+           "NVPTX features, such as the PTX version (+ptx78)">,
+    Option<"optLevel", "opt-level", "int", "3",
+           "LLVM optimisation level for the kernels (0 to 3)">
   ];
 }
 

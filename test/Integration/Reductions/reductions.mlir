@@ -15,7 +15,7 @@
 // RUN: FileCheck %s < %t.ptx
 // The manifest names the per-block scratch the first kernel writes and the
 // second reads, with its size.
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.manifest.json
 // MANIFEST: "name": "sum_f32_kernel",
 // MANIFEST: "source": "device_scratch(f32, max(min(ceildiv(max(dim(arg0, 0), 0), 256), threadbind_kernel_resident_blocks(256, \"sum_f32_kernel\")), 1))"
 // MANIFEST: "name": "sum_f32_kernel_0",

@@ -6,10 +6,10 @@
 // RUN: rm -rf %t && mkdir -p %t/empty-toolkit
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=auto -o %t/auto.ptx 2> %t/auto.err
 // RUN: FileCheck %s --check-prefix=REMARK < %t/auto.err
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t/auto.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/auto.ptx.manifest.json
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=auto --emit bundle -o %t/auto.so 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=128 -o %t/fixed.ptx
-// RUN: FileCheck %s --check-prefix=FIXED < %t/fixed.manifest.json
+// RUN: FileCheck %s --check-prefix=FIXED < %t/fixed.ptx.manifest.json
 // RUN: not threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=auto --block-shape=32,8 -o %t/bad1.ptx 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=auto --chip=sm_120 -o %t/bad2.ptx 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not threadbind-compile %S/Inputs/kernels.mlir --threads-per-block=auto --cuda-path=%t/empty-toolkit -o %t/bad3.ptx 2>&1 | FileCheck %s --check-prefix=NOPTXAS

@@ -3,10 +3,10 @@
 // RUN: threadbind-compile %S/Inputs/kernels.mlir -o %t.ptx --manifest %t.json
 // RUN: %python %S/Inputs/check-manifest.py %t.json %t.ptx | FileCheck %s --check-prefix=CHECKER
 // RUN: FileCheck %s < %t.json
-// The default manifest path sits next to the output.
+// The default manifest path sits next to the output, named after it.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: threadbind-compile %S/Inputs/kernels.mlir -o %t.dir/prog.ptx
-// RUN: %python %S/Inputs/check-manifest.py %t.dir/prog.manifest.json %t.dir/prog.ptx
+// RUN: %python %S/Inputs/check-manifest.py %t.dir/prog.ptx.manifest.json %t.dir/prog.ptx
 
 // CHECKER: ok axpy_kernel: 11 params, block [256, 1, 1]
 // CHECKER: ok two_loops_kernel: {{[0-9]+}} params, block [32, 8, 1]

@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --check-prefix=MLIR < %t.mlir
 // RUN: threadbind-compile %s --emit ptx -o %t.ptx 2>/dev/null
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx.manifest.json
 // RUN: threadbind-compile %s --emit bundle -o %t.so 2>/dev/null
 // RUN: %threadbind_runner %t.so --entry zero_trip --size 7 --reference-only | FileCheck %s --check-prefix=RUNNER
 

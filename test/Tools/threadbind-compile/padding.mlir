@@ -5,9 +5,9 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover --tail=pad -o %t/pad.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/pad.ptx
-// RUN: FileCheck %s --check-prefix=KERNEL < %t/pad.manifest.json
+// RUN: FileCheck %s --check-prefix=KERNEL < %t/pad.ptx.manifest.json
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover --tail=pad --emit bundle -o %t/pad.so
-// RUN: FileCheck %s --check-prefix=ENTRY < %t/pad.manifest.json
+// RUN: FileCheck %s --check-prefix=ENTRY < %t/pad.so.manifest.json
 // RUN: threadbind-run %t/pad.so --list | FileCheck %s --check-prefix=LIST
 // Padding is the default; --tail=keep keeps the compare.
 // RUN: threadbind-compile %S/Inputs/padded.mlir --grid-policy=cover -o %t/default.ptx

@@ -13,7 +13,7 @@
 // CHECK-SAME: threadbind-predicate-divergent-branches
 // CHECK: gpu-kernel-outlining
 // CHECK-SAME: threadbind-merge-gpu-modules
-// CHECK-SAME: nvvm-attach-target{{.*}}chip=sm_90{{.*}}features=+ptx78
+// CHECK-SAME: threadbind-attach-nvvm-target{chip=sm_90 features=+ptx78 opt-level=3}
 // CHECK: convert-gpu-to-nvvm{{.*}}index-bitwidth=64
 // CHECK: gpu-module-to-binary{{.*}}format=isa
 

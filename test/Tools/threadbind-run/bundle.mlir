@@ -1,9 +1,10 @@
 // A bundle exports each function twice (GPU and CPU reference) with an entry
-// table; its manifest lists the entries; @main stays out.
+// table, and nothing else: every other symbol is internal. Its manifest
+// lists the entries; @main stays out.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: threadbind-compile %S/Inputs/entries.mlir --emit bundle -o %t/entries.so
 // RUN: threadbind-run %t/entries.so --list | FileCheck %s --check-prefix=LIST
-// RUN: FileCheck %s --check-prefix=MANIFEST < %t/entries.manifest.json
+// RUN: FileCheck %s --check-prefix=MANIFEST < %t/entries.so.manifest.json
 // RUN: llvm-nm -D --defined-only %t/entries.so | FileCheck %s --check-prefix=SYMBOLS
 
 // LIST: iota(memref<?xi32>)
@@ -13,15 +14,18 @@
 
 // MANIFEST: "entries": [
 // MANIFEST: "name": "iota",
-// MANIFEST-NEXT: "gpu_symbol": "threadbind_entry_iota",
-// MANIFEST-NEXT: "reference_symbol": "threadbind_entry_iota_reference",
+// MANIFEST-NEXT: "gpu_symbol": "threadbind_gpu_iota",
+// MANIFEST-NEXT: "reference_symbol": "threadbind_ref_iota",
 // MANIFEST: "access": "write"
 // MANIFEST: "name": "add_f16",
 // MANIFEST: "access": "read"
 // MANIFEST: "access": "read-write"
 
-// SYMBOLS-DAG: threadbind_bundle_entries
-// SYMBOLS-DAG: threadbind_entry_iota
-// SYMBOLS-DAG: threadbind_entry_iota_reference
-// SYMBOLS-DAG: threadbind_entry_add_f16_reference
-// SYMBOLS-NOT: {{ main$}}
+// SYMBOLS: threadbind_bundle_entries
+// SYMBOLS-NEXT: threadbind_gpu_add_f16
+// SYMBOLS-NEXT: threadbind_gpu_affine_grid
+// SYMBOLS-NEXT: threadbind_gpu_iota
+// SYMBOLS-NEXT: threadbind_ref_add_f16
+// SYMBOLS-NEXT: threadbind_ref_affine_grid
+// SYMBOLS-NEXT: threadbind_ref_iota
+// SYMBOLS-NOT: {{.}}

@@ -4,26 +4,29 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Test-only rewriting of a `gpu.launch` into ordinary loops over block and
-// thread ids, so mlir-runner can execute bound IR on the CPU. Only kernels
-// whose threads never observe each other (no barriers, shuffles or other
-// collective operations) can be emulated this way.
+// Rewriting of a `gpu.launch` into ordinary loops over block and thread
+// ids, so the launch runs on the CPU: the CPU reference of a bundle entry
+// that holds a hand-written kernel, and the test pass through which
+// mlir-runner executes bound IR. Only kernels whose threads never observe
+// each other (no barriers, shuffles or other collective operations but a
+// block-wide all-reduce) can be emulated this way.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef THREADBIND_TEST_LIB_EMULATEGPULAUNCH_H
-#define THREADBIND_TEST_LIB_EMULATEGPULAUNCH_H
+#ifndef THREADBIND_TRANSFORMS_EMULATEGPULAUNCH_H
+#define THREADBIND_TRANSFORMS_EMULATEGPULAUNCH_H
 
 #include "mlir/Support/LLVM.h"
 
 namespace mlir {
+class Operation;
 class RewriterBase;
 namespace gpu {
 class LaunchOp;
 } // namespace gpu
 } // namespace mlir
 
-namespace mlir::threadbind::test {
+namespace mlir::threadbind {
 
 /// Returns success if `launch` can be run as sequential host loops with the
 /// same result. Otherwise emits an error at the first offending op (or at the
@@ -36,6 +39,11 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch);
 /// verifyEmulatable.
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch);
 
-} // namespace mlir::threadbind::test
+/// Turns device memory management under `root` (gpu.alloc, gpu.dealloc,
+/// gpu.memset, gpu.memcpy and the gpu.wait ops that order them) into host
+/// memory operations, for code whose launches all run on the host.
+void replaceDeviceAllocationsOnHost(RewriterBase &rewriter, Operation *root);
 
-#endif // THREADBIND_TEST_LIB_EMULATEGPULAUNCH_H
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_TRANSFORMS_EMULATEGPULAUNCH_H

@@ -4,19 +4,21 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EmulateGPULaunch.h"
+#include "threadbind/Transforms/EmulateGPULaunch.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
-namespace mlir::threadbind::test {
+namespace mlir::threadbind {
 
 /// The ops the emulator rewrites into host values or control flow: thread
 /// geometry queries and the launch terminator.
@@ -127,50 +129,13 @@ static void replaceQueries(RewriterBase &rewriter, ArrayRef<Operation *> ops,
                            ArrayRef<Value> blockIds, ArrayRef<Value> threadIds,
                            ArrayRef<Value> gridSize, ArrayRef<Value> blockSize);
 
-/// `lhs` combined with `rhs` as all-reduce `kind` does.
-static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
-                     Value lhs, Value rhs) {
-  using Kind = gpu::AllReduceOperation;
-  bool isFloat = isa<FloatType>(lhs.getType());
-  switch (kind) {
-  case Kind::ADD:
-    return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::AddIOp::create(b, loc, lhs, rhs));
-  case Kind::MUL:
-    return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs))
-                   : Value(arith::MulIOp::create(b, loc, lhs, rhs));
-  case Kind::MINUI:
-    return arith::MinUIOp::create(b, loc, lhs, rhs);
-  case Kind::MINSI:
-    return arith::MinSIOp::create(b, loc, lhs, rhs);
-  case Kind::MINNUMF:
-    return arith::MinNumFOp::create(b, loc, lhs, rhs);
-  case Kind::MAXUI:
-    return arith::MaxUIOp::create(b, loc, lhs, rhs);
-  case Kind::MAXSI:
-    return arith::MaxSIOp::create(b, loc, lhs, rhs);
-  case Kind::MAXNUMF:
-    return arith::MaxNumFOp::create(b, loc, lhs, rhs);
-  case Kind::AND:
-    return arith::AndIOp::create(b, loc, lhs, rhs);
-  case Kind::OR:
-    return arith::OrIOp::create(b, loc, lhs, rhs);
-  case Kind::XOR:
-    return arith::XOrIOp::create(b, loc, lhs, rhs);
-  case Kind::MINIMUMF:
-    return arith::MinimumFOp::create(b, loc, lhs, rhs);
-  case Kind::MAXIMUMF:
-    return arith::MaximumFOp::create(b, loc, lhs, rhs);
-  }
-  llvm_unreachable("unknown all-reduce kind");
-}
-
 /// `lhs` combined with `rhs` as `reduce` does: by its named operation, or
 /// by a copy of its region.
 static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp reduce,
                      Value lhs, Value rhs) {
   if (std::optional<gpu::AllReduceOperation> kind = reduce.getOp())
-    return combine(b, loc, *kind, lhs, rhs);
+    return vector::makeArithReduction(b, loc, gpu::convertReductionKind(*kind),
+                                      lhs, rhs);
   Block &body = reduce.getBody().front();
   IRMapping mapping;
   mapping.map(body.getArgument(0), lhs);
@@ -402,4 +367,49 @@ static void replaceQueries(RewriterBase &rewriter, ArrayRef<Operation *> ops,
   }
 }
 
-} // namespace mlir::threadbind::test
+/// A gpu.memset of a 1-D memref as a host loop of stores.
+static void fillOnHost(RewriterBase &rewriter, gpu::MemsetOp memset) {
+  Location loc = memset.getLoc();
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value size = memref::DimOp::create(rewriter, loc, memset.getDst(), zero);
+  auto loop = scf::ForOp::create(rewriter, loc, zero, size, one);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  memref::StoreOp::create(rewriter, loc, memset.getValue(), memset.getDst(),
+                          loop.getInductionVar());
+}
+
+void replaceDeviceAllocationsOnHost(RewriterBase &rewriter, Operation *root) {
+  SmallVector<Operation *> ops;
+  root->walk([&](Operation *op) {
+    if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::MemsetOp, gpu::MemcpyOp,
+            gpu::WaitOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    rewriter.setInsertionPoint(op);
+    if (auto alloc = dyn_cast<gpu::AllocOp>(op))
+      rewriter.replaceAllUsesWith(
+          alloc.getMemref(),
+          memref::AllocOp::create(rewriter, op->getLoc(), alloc.getType(),
+                                  alloc.getDynamicSizes(),
+                                  alloc.getSymbolOperands()));
+    else if (auto dealloc = dyn_cast<gpu::DeallocOp>(op))
+      memref::DeallocOp::create(rewriter, op->getLoc(), dealloc.getMemref());
+    else if (auto memset = dyn_cast<gpu::MemsetOp>(op))
+      fillOnHost(rewriter, memset);
+    else if (auto memcpy = dyn_cast<gpu::MemcpyOp>(op))
+      memref::CopyOp::create(rewriter, op->getLoc(), memcpy.getSrc(),
+                             memcpy.getDst());
+  }
+  // Tokens only order these ops among themselves: drop them, then the ops.
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (isa<gpu::AsyncTokenType>(result.getType()))
+        result.dropAllUses();
+  for (Operation *op : ops)
+    rewriter.eraseOp(op);
+}
+
+} // namespace mlir::threadbind

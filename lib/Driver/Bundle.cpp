@@ -359,6 +359,11 @@ static void addHostMathLowering(OpPassManager &pm) {
 
 void threadbind::buildCPULoweringPipeline(OpPassManager &pm) {
   buildNormalizePipeline(pm);
+  // The reference checks every access against its memref's bounds and
+  // aborts, naming the op, where one falls outside: inputs that do not
+  // fit the program (sizes that disagree, indices read from random data)
+  // stop with a message instead of corrupting memory or passing.
+  pm.addPass(createGenerateRuntimeVerificationPass());
   // Strided metadata before lower-affine: expanding a subview with a
   // dynamic offset leaves affine.apply ops.
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -7,12 +7,17 @@
 #include "threadbind/Runtime/HostData.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <limits>
 
 using namespace threadbind;
 
@@ -207,7 +212,134 @@ int threadbind::allocateOnDevice(void **devicePtr, const HostMemRef &memref,
          threadbind_copy_to_device(*devicePtr, staged.data(), bytes);
 }
 
+bool threadbind::bufferBytes(const std::vector<int64_t> &shape, int type,
+                             size_t &bytes) {
+  size_t total = elementBytes(type);
+  for (int64_t size : shape) {
+    if (size < 0 || __builtin_mul_overflow(total, static_cast<size_t>(size),
+                                           &total))
+      return false;
+  }
+  bytes = total;
+  return true;
+}
+
+std::string threadbind::parseScalar(const std::string &text, int type,
+                                    char bytes[8]) {
+  const char *begin = text.c_str();
+  char *end = nullptr;
+  errno = 0;
+  if (isFloat(type)) {
+    double value = std::strtod(begin, &end);
+    if (text.empty() || *end)
+      return "'" + text + "' is not a number";
+    if (std::isfinite(value) &&
+        ((type == THREADBIND_F32 && std::fabs(value) > 3.4028234663852886e38) ||
+         (type != THREADBIND_F32 && type != THREADBIND_F64 &&
+          std::fabs(value) > (type == THREADBIND_F16 ? 65504.0 : 3.3895e38))))
+      return text + " does not fit in " + elementName(type);
+    store(bytes, type, 0, value);
+    return "";
+  }
+  long long value = std::strtoll(begin, &end, 10);
+  if (text.empty() || *end)
+    return "'" + text + "' is not an integer";
+  unsigned bits = 8 * elementBytes(type);
+  long long max = bits == 64 ? std::numeric_limits<long long>::max()
+                             : (1ll << (bits - 1)) - 1;
+  if (errno == ERANGE || value > max || value < -max - 1)
+    return text + " does not fit in " + elementName(type) + " (" +
+           std::to_string(-max - 1) + " to " + std::to_string(max) + ")";
+  switch (bits) {
+  case 8:
+    storeAs(bytes, static_cast<int8_t>(value));
+    break;
+  case 16:
+    storeAs(bytes, static_cast<int16_t>(value));
+    break;
+  case 32:
+    storeAs(bytes, static_cast<int32_t>(value));
+    break;
+  default:
+    storeAs(bytes, static_cast<int64_t>(value));
+  }
+  return "";
+}
+
 void HostMemRef::allocate() { data.assign(elements() * elementBytes(elementType), 0); }
+
+std::string threadbind::readNpy(const std::string &path, HostMemRef &memref) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return "cannot open " + path;
+  char magic[8];
+  if (!file.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+    return path + " is not a .npy file";
+  uint32_t headerBytes = 0;
+  if (magic[6] == 1) {
+    uint16_t small = 0;
+    file.read(reinterpret_cast<char *>(&small), 2);
+    headerBytes = small;
+  } else {
+    file.read(reinterpret_cast<char *>(&headerBytes), 4);
+  }
+  std::string header(headerBytes, '\0');
+  if (!file || headerBytes > (1u << 20) || !file.read(header.data(), headerBytes))
+    return path + " has a damaged .npy header";
+  auto field = [&](const std::string &key) {
+    size_t at = header.find("'" + key + "'");
+    if (at == std::string::npos)
+      return std::string();
+    size_t colon = header.find(':', at);
+    return colon == std::string::npos ? std::string()
+                                      : header.substr(colon + 1);
+  };
+  std::string descr = field("descr");
+  size_t quote = descr.find('\'');
+  descr = quote == std::string::npos
+              ? ""
+              : descr.substr(quote + 1, descr.find('\'', quote + 1) - quote - 1);
+  static const std::pair<const char *, int> kDtypes[] = {
+      {"<f2", THREADBIND_F16}, {"<f4", THREADBIND_F32},
+      {"<f8", THREADBIND_F64}, {"|i1", THREADBIND_I8},
+      {"<i2", THREADBIND_I16}, {"<i4", THREADBIND_I32},
+      {"<i8", THREADBIND_I64}};
+  int type = -1;
+  for (auto [name, code] : kDtypes)
+    if (descr == name)
+      type = code;
+  int wanted = memref.elementType == THREADBIND_INDEX ? THREADBIND_I64
+                                                      : memref.elementType;
+  if (type != wanted)
+    return path + " holds '" + descr + "' elements, where the argument takes " +
+           elementName(memref.elementType);
+  if (field("fortran_order").find("False") != 0 &&
+      field("fortran_order").find(" False") != 0)
+    return path + " is in Fortran order; save a C-ordered array";
+  std::string shapeText = field("shape");
+  size_t open = shapeText.find('('), close = shapeText.find(')');
+  if (open == std::string::npos || close == std::string::npos)
+    return path + " has no shape in its header";
+  memref.shape.clear();
+  std::string dims = shapeText.substr(open + 1, close - open - 1);
+  for (size_t start = 0; start < dims.size();) {
+    size_t comma = dims.find(',', start);
+    std::string item = dims.substr(start, comma == std::string::npos
+                                              ? std::string::npos
+                                              : comma - start);
+    start = comma == std::string::npos ? dims.size() : comma + 1;
+    if (item.find_first_not_of(' ') == std::string::npos)
+      continue;
+    memref.shape.push_back(std::strtoll(item.c_str(), nullptr, 10));
+  }
+  size_t bytes = 0;
+  if (!bufferBytes(memref.shape, memref.elementType, bytes))
+    return path + " has a shape too large to hold";
+  memref.data.assign(bytes, 0);
+  if (!file.read(memref.data.data(), static_cast<std::streamsize>(bytes)))
+    return path + " holds fewer elements than its shape says";
+  return "";
+}
 
 void HostMemRef::fillRandom(Random &random) {
   size_t n = elements();
@@ -303,9 +435,45 @@ void threadbind::preloadRuntime() {
   dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
 }
 
+std::string threadbind::checkSharedObject(const std::string &path) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file)
+    return "cannot open " + path;
+  uint64_t size = static_cast<uint64_t>(file.tellg());
+  file.seekg(0);
+  Elf64_Ehdr header;
+  if (size < sizeof(header) ||
+      !file.read(reinterpret_cast<char *>(&header), sizeof(header)) ||
+      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64)
+    return path + " is not a 64-bit ELF shared object";
+  if (header.e_type != ET_DYN)
+    return path + " is an ELF file but not a shared object";
+  auto inside = [&](uint64_t offset, uint64_t count, uint64_t each) {
+    uint64_t bytes;
+    return !__builtin_mul_overflow(count, each, &bytes) && offset <= size &&
+           bytes <= size - offset;
+  };
+  if (!inside(header.e_phoff, header.e_phnum, sizeof(Elf64_Phdr)) ||
+      !inside(header.e_shoff, header.e_shnum, sizeof(Elf64_Shdr)))
+    return path + " is cut short (its headers lie past its end)";
+  file.seekg(static_cast<std::streamoff>(header.e_phoff));
+  for (unsigned i = 0; i < header.e_phnum; ++i) {
+    Elf64_Phdr segment;
+    if (!file.read(reinterpret_cast<char *>(&segment), sizeof(segment)) ||
+        (segment.p_type == PT_LOAD &&
+         !inside(segment.p_offset, 1, segment.p_filesz)))
+      return path + " is cut short (a segment lies past its end)";
+  }
+  return "";
+}
+
 const ThreadBindEntry *threadbind::loadBundle(const std::string &path,
                                               int32_t &count,
                                               std::string &error) {
+  error = checkSharedObject(path);
+  if (!error.empty())
+    return nullptr;
   // dlopen searches the library path for a name without a slash; a bundle
   // named on a command line is a file.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;

@@ -19,9 +19,11 @@
 #include "threadbind/Runtime/Runtime.h"
 
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -48,6 +50,10 @@ const char *const kUsage =
     "  --entry NAME        the function to run\n"
     "  --size N[,M...]     dynamic memref dimension d takes the d-th size\n"
     "  --shape I=AxB...    the shape of memref argument I (overrides --size)\n"
+    "  --input I=FILE      memref argument I holds a NumPy .npy file's\n"
+    "                      array (its dtype and shape must fit), not random\n"
+    "                      values; use it for kernels whose addresses come\n"
+    "                      from data (gathers, histograms)\n"
     "  --scalar I=V        the value of scalar argument I (floats default to\n"
     "                      a random value, integers to a random value in\n"
     "                      [-100, 100], index to 0)\n"
@@ -60,6 +66,9 @@ const char *const kUsage =
     "                      the run (the GPU's, or the reference's)\n"
     "  --list              list the bundle's entries\n"
     "\n"
+    "Random inputs suit kernels whose addresses come from the loops; where\n"
+    "they come from the data, give the data with --input.\n"
+    "\n"
     "exit status: 0 ok, 1 failure or mismatch, 2 usage, 3 no CUDA device\n";
 
 int usageError(const std::string &message) {
@@ -68,6 +77,25 @@ int usageError(const std::string &message) {
   return kExitUsage;
 }
 
+int runError(const std::string &message) {
+  std::fprintf(stderr, "threadbind-run: error: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+/// A non-negative integer that fits in int64_t, the whole of `text`.
+bool parseCount(const std::string &text, int64_t &value) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long long parsed = std::strtoll(text.c_str(), &end, 10);
+  if (errno == ERANGE || *end)
+    return false;
+  value = parsed;
+  return true;
+}
+
+/// `text` split at `separator`, each a count; empty on any bad item.
 std::vector<int64_t> parseList(const std::string &text, char separator) {
   std::vector<int64_t> values;
   size_t start = 0;
@@ -75,10 +103,8 @@ std::vector<int64_t> parseList(const std::string &text, char separator) {
     size_t end = text.find(separator, start);
     if (end == std::string::npos)
       end = text.size();
-    std::string item = text.substr(start, end - start);
-    char *rest = nullptr;
-    long long value = std::strtoll(item.c_str(), &rest, 10);
-    if (item.empty() || *rest || value < 0)
+    int64_t value;
+    if (!parseCount(text.substr(start, end - start), value))
       return {};
     values.push_back(value);
     start = end + 1;
@@ -93,20 +119,29 @@ struct Argument {
   HostMemRef initial, reference, gpu;
   void *device = nullptr;
   std::vector<int64_t> descriptor;
-  double scalar = 0;
   char scalarBytes[8] = {0};
 };
 
 struct Options {
   std::string bundle, entry;
   std::vector<int64_t> sizes;
-  std::map<int, std::vector<int64_t>> shapes;
-  std::map<int, double> scalars;
+  std::map<int64_t, std::vector<int64_t>> shapes;
+  std::map<int64_t, std::string> scalars, inputs;
   bool check = false, referenceOnly = false, list = false, print = false;
   int bench = 0, warmup = 3;
   uint64_t seed = 1;
   double rtol = -1, atol = -1;
 };
+
+/// Splits "I=VALUE" into an argument index and the value.
+bool splitIndexed(const std::string &text, int64_t &index,
+                  std::string &value) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || !parseCount(text.substr(0, eq), index))
+    return false;
+  value = text.substr(eq + 1);
+  return true;
+}
 
 int parseOptions(int argc, char **argv, Options &o) {
   for (int i = 1; i < argc; ++i) {
@@ -123,7 +158,8 @@ int parseOptions(int argc, char **argv, Options &o) {
       return true;
     };
     std::string key = a.substr(0, a.find('='));
-    std::string v;
+    std::string v, item;
+    int64_t index;
     if (key == "--help" || key == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(kExitOk);
@@ -140,21 +176,23 @@ int parseOptions(int argc, char **argv, Options &o) {
         return usageError("--entry needs a name");
     } else if (key == "--size") {
       if (!value(v) || (o.sizes = parseList(v, ',')).empty())
-        return usageError("--size needs non-negative sizes, e.g. 1024,768");
+        return usageError("--size needs non-negative sizes that fit in 64 "
+                          "bits, e.g. 1024,768");
     } else if (key == "--shape") {
-      size_t eq;
-      if (!value(v) || (eq = v.find('=')) == std::string::npos)
-        return usageError("--shape needs ARG=AxB");
-      std::vector<int64_t> shape = parseList(v.substr(eq + 1), 'x');
-      if (shape.empty())
-        return usageError("bad shape '" + v + "'");
-      o.shapes[std::atoi(v.substr(0, eq).c_str())] = shape;
+      std::vector<int64_t> shape;
+      if (!value(v) || !splitIndexed(v, index, item) ||
+          (shape = parseList(item, 'x')).empty())
+        return usageError("--shape needs ARG=AxB..., an argument number and "
+                          "non-negative sizes, not '" + v + "'");
+      o.shapes[index] = shape;
     } else if (key == "--scalar") {
-      size_t eq;
-      if (!value(v) || (eq = v.find('=')) == std::string::npos)
-        return usageError("--scalar needs ARG=VALUE");
-      o.scalars[std::atoi(v.substr(0, eq).c_str())] =
-          std::strtod(v.c_str() + eq + 1, nullptr);
+      if (!value(v) || !splitIndexed(v, index, item))
+        return usageError("--scalar needs ARG=VALUE, not '" + v + "'");
+      o.scalars[index] = item;
+    } else if (key == "--input") {
+      if (!value(v) || !splitIndexed(v, index, item) || item.empty())
+        return usageError("--input needs ARG=FILE.npy, not '" + v + "'");
+      o.inputs[index] = item;
     } else if (key == "--bench") {
       if (!value(v) || (o.bench = std::atoi(v.c_str())) <= 0)
         return usageError("--bench needs a positive count");
@@ -188,6 +226,246 @@ int parseOptions(int argc, char **argv, Options &o) {
   if (o.referenceOnly && o.bench)
     return usageError("--bench needs the GPU; it cannot go with "
                       "--reference-only");
+  return -1;
+}
+
+/// Checks that every argument number an option names is an argument of
+/// `entry` of the kind the option is for.
+int checkArgumentOptions(const Options &o, const ThreadBindEntry &entry) {
+  auto check = [&](const char *flag, int64_t index, bool memref) {
+    if (index >= entry.numArguments)
+      return usageError(std::string(flag) + " " + std::to_string(index) +
+                        ": " + entry.name + " has " +
+                        std::to_string(entry.numArguments) + " arguments");
+    if (entry.arguments[index].isMemRef != memref)
+      return usageError(std::string(flag) + " " + std::to_string(index) +
+                        ": argument " + std::to_string(index) + " is " +
+                        (memref ? "a scalar" : "a memref"));
+    return -1;
+  };
+  for (const auto &[index, shape] : o.shapes)
+    if (int status = check("--shape", index, true); status >= 0)
+      return status;
+  for (const auto &[index, path] : o.inputs)
+    if (int status = check("--input", index, true); status >= 0)
+      return status;
+  for (const auto &[index, text] : o.scalars)
+    if (int status = check("--scalar", index, false); status >= 0)
+      return status;
+  return -1;
+}
+
+/// The shape of memref argument `i`: from --shape, else its static sizes
+/// and --size. Returns a usage error's status, or -1.
+int chooseShape(const Options &o, int32_t i, const ThreadBindArgument &info,
+                std::vector<int64_t> &shape) {
+  auto given = o.shapes.find(i);
+  if (given != o.shapes.end()) {
+    shape = given->second;
+    if (static_cast<int32_t>(shape.size()) != info.rank)
+      return usageError("--shape " + std::to_string(i) + " has " +
+                        std::to_string(shape.size()) +
+                        " sizes; the argument has rank " +
+                        std::to_string(info.rank));
+  } else {
+    for (int32_t k = 0; k < info.rank; ++k) {
+      if (info.shape[k] >= 0)
+        shape.push_back(info.shape[k]);
+      else if (static_cast<size_t>(k) < o.sizes.size())
+        shape.push_back(o.sizes[k]);
+      else
+        return usageError("argument " + std::to_string(i) +
+                          " needs a size for dynamic dimension " +
+                          std::to_string(k) + ": give --size with at least " +
+                          std::to_string(k + 1) + " sizes, or --shape " +
+                          std::to_string(i) + "=...");
+    }
+  }
+  for (int32_t k = 0; k < info.rank; ++k)
+    if (info.shape[k] >= 0 && info.shape[k] != shape[k])
+      return usageError("argument " + std::to_string(i) + " has the static "
+                        "size " + std::to_string(info.shape[k]) +
+                        " in dimension " + std::to_string(k) + ", not " +
+                        std::to_string(shape[k]));
+  return -1;
+}
+
+/// Fills `args` for `entry` from the options: --input files, shapes and
+/// the seeded generator. Refuses sizes that do not fit in memory before
+/// allocating anything. Returns an exit status, or -1.
+int buildArguments(const Options &o, const ThreadBindEntry &entry,
+                   std::vector<Argument> &args, size_t &bytesMoved) {
+  Random random{o.seed};
+  args.resize(entry.numArguments);
+  // Host copies: the inputs, the reference's and the GPU's results.
+  size_t hostBytes = 0;
+  for (int32_t i = 0; i < entry.numArguments; ++i) {
+    Argument &arg = args[i];
+    arg.info = &entry.arguments[i];
+    int type = arg.info->elementType;
+    if (!arg.info->isMemRef) {
+      auto given = o.scalars.find(i);
+      if (given != o.scalars.end()) {
+        std::string error = parseScalar(given->second, type, arg.scalarBytes);
+        if (!error.empty())
+          return usageError("--scalar " + std::to_string(i) + ": " + error);
+      } else if (isFloat(type)) {
+        store(arg.scalarBytes, type, 0, random.symmetric());
+      } else if (type != THREADBIND_INDEX) {
+        store(arg.scalarBytes, type, 0,
+              static_cast<double>(random.integer(-100, 100)));
+      }
+      std::printf("  arg%d %s = %.17g\n", i, elementName(type),
+                  load(arg.scalarBytes, type, 0));
+      continue;
+    }
+    arg.initial.elementType = type;
+    auto input = o.inputs.find(i);
+    if (input != o.inputs.end()) {
+      std::string error = readNpy(input->second, arg.initial);
+      if (error.empty() &&
+          static_cast<int32_t>(arg.initial.shape.size()) != arg.info->rank)
+        error = input->second + " has rank " +
+                std::to_string(arg.initial.shape.size()) +
+                "; the argument has rank " + std::to_string(arg.info->rank);
+      for (int32_t k = 0; error.empty() && k < arg.info->rank; ++k)
+        if (arg.info->shape[k] >= 0 &&
+            arg.info->shape[k] != arg.initial.shape[k])
+          error = input->second + " has " +
+                  std::to_string(arg.initial.shape[k]) + " in dimension " +
+                  std::to_string(k) + ", where the argument has " +
+                  std::to_string(arg.info->shape[k]);
+      if (!error.empty())
+        return usageError("--input " + std::to_string(i) + ": " + error);
+    } else if (int status = chooseShape(o, i, *arg.info, arg.initial.shape);
+               status >= 0) {
+      return status;
+    }
+    size_t bytes = 0;
+    if (!bufferBytes(arg.initial.shape, type, bytes) ||
+        __builtin_add_overflow(hostBytes, bytes, &hostBytes))
+      return usageError("argument " + std::to_string(i) + " of shape " +
+                        shapeString(arg.initial.shape) +
+                        " has more bytes than an address can count");
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), pageBytes = sysconf(_SC_PAGESIZE);
+  double memory = pages > 0 && pageBytes > 0
+                      ? static_cast<double>(pages) * pageBytes
+                      : 0;
+  if (memory > 0 && 3.0 * hostBytes > memory)
+    return runError("the arguments need " +
+                    std::to_string(3.0 * hostBytes / 1e9) +
+                    " GB of host memory (inputs, reference and GPU results), "
+                    "more than this machine's " +
+                    std::to_string(memory / 1e9) + " GB");
+  try {
+    for (int32_t i = 0; i < entry.numArguments; ++i) {
+      Argument &arg = args[i];
+      if (!arg.info->isMemRef)
+        continue;
+      if (arg.initial.data.empty() && !o.inputs.count(i)) {
+        arg.initial.allocate();
+        arg.initial.fillRandom(random);
+      }
+      int access = arg.info->access;
+      bytesMoved +=
+          arg.initial.bytes() * ((access & THREADBIND_READ ? 1 : 0) +
+                                 (access & THREADBIND_WRITE ? 1 : 0));
+      std::printf("  arg%d memref<%s x %s> %s%s", i,
+                  shapeString(arg.initial.shape).c_str(),
+                  elementName(arg.info->elementType),
+                  access == THREADBIND_READ    ? "read"
+                  : access == THREADBIND_WRITE ? "written"
+                                               : "read and written",
+                  o.inputs.count(i) ? ", from --input" : "");
+      if (arg.info->paddedTo)
+        std::printf(", allocated padded to a multiple of %" PRId64,
+                    arg.info->paddedTo);
+      std::printf("\n");
+    }
+  } catch (const std::bad_alloc &) {
+    return runError("out of host memory for the arguments");
+  }
+  return -1;
+}
+
+/// Calls `fn` (an entry's GPU or reference version) on `args`: device
+/// buffers, or the reference copies.
+void callEntry(void (*fn)(void **), std::vector<Argument> &args,
+               bool onDevice) {
+  std::vector<void *> pointers(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    Argument &arg = args[i];
+    if (!arg.info->isMemRef) {
+      pointers[i] = arg.scalarBytes;
+      continue;
+    }
+    arg.descriptor = makeDescriptor(
+        onDevice ? arg.device : arg.reference.data.data(), arg.initial.shape);
+    pointers[i] = arg.descriptor.data();
+  }
+  fn(pointers.data());
+}
+
+/// Runs the CPU reference on copies of the inputs, in a child process: an
+/// input the reference cannot take (an index read from random data that
+/// lies outside an array) crashes the child, not the runner, which says
+/// so. The child sends its results back through a pipe.
+int runReference(const ThreadBindEntry &entry, std::vector<Argument> &args) {
+  for (Argument &arg : args)
+    arg.reference = arg.initial;
+  int fds[2];
+  if (pipe(fds) != 0)
+    return runError("cannot create a pipe for the CPU reference");
+  std::fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return runError("cannot fork the CPU reference");
+  if (child == 0) {
+    close(fds[0]);
+    // A failed bounds check prints what it found, then aborts: unbuffered,
+    // the message survives the abort.
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+    callEntry(entry.reference, args, /*onDevice=*/false);
+    for (Argument &arg : args) {
+      const char *data = arg.reference.data.data();
+      size_t left = arg.reference.bytes();
+      while (left) {
+        ssize_t n = write(fds[1], data, left);
+        if (n <= 0)
+          _exit(kExitFailure);
+        data += n;
+        left -= static_cast<size_t>(n);
+      }
+    }
+    _exit(kExitOk);
+  }
+  close(fds[1]);
+  bool complete = true;
+  for (Argument &arg : args) {
+    char *data = arg.reference.data.data();
+    size_t left = arg.reference.bytes();
+    while (complete && left) {
+      ssize_t n = read(fds[0], data, left);
+      complete = n > 0;
+      if (complete) {
+        data += n;
+        left -= static_cast<size_t>(n);
+      }
+    }
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (WIFSIGNALED(status))
+    return runError(std::string("the CPU reference of ") + entry.name +
+                    " crashed (" + strsignal(WTERMSIG(status)) +
+                    "): it read or wrote outside an argument. Check that the "
+                    "sizes agree with each other; where addresses come from "
+                    "the data, give that data with --input");
+  if (!complete || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return runError("the CPU reference did not finish");
+  std::printf("  reference: ran %s_reference on the CPU\n", entry.name);
   return -1;
 }
 
@@ -284,98 +562,16 @@ int main(int argc, char **argv) {
                       "host; the manifest says why), so --check and "
                       "--reference-only cannot run");
 
-  // Arguments, filled from the seeded generator.
-  Random random{o.seed};
-  std::vector<Argument> args(entry->numArguments);
+  if (int status = checkArgumentOptions(o, *entry); status >= 0)
+    return status;
+  std::vector<Argument> args;
   size_t bytesMoved = 0;
-  for (int32_t i = 0; i < entry->numArguments; ++i) {
-    Argument &arg = args[i];
-    arg.info = &entry->arguments[i];
-    int type = arg.info->elementType;
-    if (!arg.info->isMemRef) {
-      auto given = o.scalars.find(i);
-      if (given != o.scalars.end())
-        arg.scalar = given->second;
-      else if (isFloat(type))
-        arg.scalar = random.symmetric();
-      else if (type == THREADBIND_INDEX)
-        arg.scalar = 0;
-      else
-        arg.scalar = static_cast<double>(random.integer(-100, 100));
-      store(arg.scalarBytes, type, 0, arg.scalar);
-      arg.scalar = load(arg.scalarBytes, type, 0);
-      std::printf("  arg%d %s = %g\n", i, elementName(type), arg.scalar);
-      continue;
-    }
-    std::vector<int64_t> &shape = arg.initial.shape;
-    auto given = o.shapes.find(i);
-    if (given != o.shapes.end()) {
-      shape = given->second;
-      if (static_cast<int32_t>(shape.size()) != arg.info->rank)
-        return usageError("--shape " + std::to_string(i) + " has " +
-                          std::to_string(shape.size()) +
-                          " sizes; the argument has rank " +
-                          std::to_string(arg.info->rank));
-      for (int32_t k = 0; k < arg.info->rank; ++k)
-        if (arg.info->shape[k] >= 0 && arg.info->shape[k] != shape[k])
-          return usageError("--shape " + std::to_string(i) +
-                            " contradicts the static size " +
-                            std::to_string(arg.info->shape[k]) +
-                            " of dimension " + std::to_string(k));
-    } else {
-      for (int32_t k = 0; k < arg.info->rank; ++k) {
-        if (arg.info->shape[k] >= 0) {
-          shape.push_back(arg.info->shape[k]);
-        } else if (static_cast<size_t>(k) < o.sizes.size()) {
-          shape.push_back(o.sizes[k]);
-        } else {
-          return usageError("argument " + std::to_string(i) +
-                            " needs a size for dynamic dimension " +
-                            std::to_string(k) + ": give --size with at "
-                            "least " + std::to_string(k + 1) +
-                            " sizes, or --shape " + std::to_string(i) + "=...");
-        }
-      }
-    }
-    arg.initial.elementType = type;
-    arg.initial.allocate();
-    arg.initial.fillRandom(random);
-    int access = arg.info->access;
-    bytesMoved += arg.initial.bytes() * ((access & THREADBIND_READ ? 1 : 0) +
-                                         (access & THREADBIND_WRITE ? 1 : 0));
-    std::printf("  arg%d memref<%s x %s> %s", i, shapeString(shape).c_str(),
-                elementName(type),
-                access == THREADBIND_READ    ? "read"
-                : access == THREADBIND_WRITE ? "written"
-                                             : "read and written");
-    if (arg.info->paddedTo)
-      std::printf(", allocated padded to a multiple of %" PRId64,
-                  arg.info->paddedTo);
-    std::printf("\n");
-  }
+  if (int status = buildArguments(o, *entry, args, bytesMoved); status >= 0)
+    return status;
 
-  auto call = [&](void (*fn)(void **), bool onDevice) {
-    std::vector<void *> pointers(args.size());
-    for (size_t i = 0; i < args.size(); ++i) {
-      Argument &arg = args[i];
-      if (!arg.info->isMemRef) {
-        pointers[i] = arg.scalarBytes;
-        continue;
-      }
-      arg.descriptor = makeDescriptor(
-          onDevice ? arg.device : arg.reference.data.data(), arg.initial.shape);
-      pointers[i] = arg.descriptor.data();
-    }
-    fn(pointers.data());
-  };
-
-  // The CPU reference, on its own copy of the inputs.
-  if (o.check || o.referenceOnly) {
-    for (Argument &arg : args)
-      arg.reference = arg.initial;
-    call(entry->reference, /*onDevice=*/false);
-    std::printf("  reference: ran %s_reference on the CPU\n", entry->name);
-  }
+  if (o.check || o.referenceOnly)
+    if (int status = runReference(*entry, args); status >= 0)
+      return status;
   if (o.referenceOnly) {
     if (o.print)
       printMemRefs(args, &Argument::reference, "reference");
@@ -414,7 +610,7 @@ int main(int argc, char **argv) {
       return failed(), kExitFailure;
   }
   int64_t firstLaunch = threadbind_launch_count();
-  call(entry->gpu, /*onDevice=*/true);
+  callEntry(entry->gpu, args, /*onDevice=*/true);
   if (threadbind_synchronize() || failed())
     return kExitFailure;
   printLaunches(firstLaunch);
@@ -469,11 +665,12 @@ int main(int argc, char **argv) {
   if (o.bench) {
     threadbind_set_launch_timing(1);
     for (int w = 0; w < o.warmup; ++w)
-      call(entry->gpu, true);
+      callEntry(entry->gpu, args, /*onDevice=*/true);
     threadbind_synchronize();
     std::vector<double> times;
     for (int b = 0; b < o.bench; ++b) {
-      times.push_back(timeKernels([&] { call(entry->gpu, true); }));
+      times.push_back(timeKernels(
+          [&] { callEntry(entry->gpu, args, /*onDevice=*/true); }));
     }
     if (failed())
       return kExitFailure;

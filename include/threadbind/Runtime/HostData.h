@@ -46,6 +46,15 @@ struct Random {
   int64_t integer(int64_t lo, int64_t hi);
 };
 
+/// The bytes of a buffer of `shape` with elements of `type`, or false when
+/// that number does not fit in size_t.
+bool bufferBytes(const std::vector<int64_t> &shape, int type, size_t &bytes);
+
+/// Parses `text` as a value of scalar type `type` into `bytes`: an integer
+/// that fits the type (index and the integer types are signed), or a
+/// float. Returns an error message, or an empty string.
+std::string parseScalar(const std::string &text, int type, char bytes[8]);
+
 /// A memref argument's host data.
 struct HostMemRef {
   int elementType = 0;
@@ -59,6 +68,11 @@ struct HostMemRef {
   /// Floats uniform in [-1, 1), integers in [-100, 100].
   void fillRandom(Random &random);
 };
+
+/// Reads a NumPy .npy file (C order, little endian) into `memref`, whose
+/// elementType is set; its shape becomes the file's. Returns an error
+/// message naming what does not fit, or an empty string.
+std::string readNpy(const std::string &path, HostMemRef &memref);
 
 /// The device allocation `memref` needs as argument `info`: its bytes, or,
 /// for an argument padded to a multiple (ThreadBindArgument::paddedTo), the
@@ -105,6 +119,11 @@ double timeKernels(Call call);
 /// Loads the libThreadBindRuntime.so beside this executable (in ../lib)
 /// with global symbols, so bundles find it wherever the build was copied.
 void preloadRuntime();
+
+/// Whether `path` is a whole ELF shared object: every segment and section
+/// header the file names lies inside it (dlopen maps a truncated file and
+/// dies of SIGBUS). Returns an error message, or an empty string.
+std::string checkSharedObject(const std::string &path);
 
 /// Loads a bundle and returns its entries, or null with `error` set.
 const ThreadBindEntry *loadBundle(const std::string &path, int32_t &count,

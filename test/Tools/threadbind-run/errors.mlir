@@ -13,7 +13,7 @@
 // NOSIZE: error: argument 0 needs a size for dynamic dimension 0: give --size with at least 1 sizes, or --shape 0=...
 
 // RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --shape 0=4x9 --reference-only 2>&1 | FileCheck %s --check-prefix=STATIC
-// STATIC: error: --shape 0 contradicts the static size 8 of dimension 1
+// STATIC: error: argument 0 has the static size 8 in dimension 1, not 9
 
 // RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --size 4x4 2>&1 | FileCheck %s --check-prefix=BADSIZE
 // BADSIZE: error: --size needs non-negative sizes
@@ -22,7 +22,45 @@
 // OPTION: error: unknown option '--frobnicate'
 
 // RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/missing.so --entry iota 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: cannot load {{.*}}missing.so
+// MISSING: error: cannot open {{.*}}missing.so
+
+// Options naming arguments that are not there, or not of their kind, and
+// values that do not fit their type: usage errors, before any run.
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --scalar 2=abc --reference-only 2>&1 | FileCheck %s --check-prefix=SCALAR-TEXT
+// SCALAR-TEXT: error: --scalar 2: 'abc' is not an integer
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --scalar 1=1.5x --reference-only 2>&1 | FileCheck %s --check-prefix=SCALAR-FLOAT
+// SCALAR-FLOAT: error: --scalar 1: '1.5x' is not a number
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --scalar 2=9223372036854775808 --reference-only 2>&1 | FileCheck %s --check-prefix=SCALAR-RANGE
+// SCALAR-RANGE: error: --scalar 2: 9223372036854775808 does not fit in i64 (-9223372036854775808 to 9223372036854775807)
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --scalar 7=1 --reference-only 2>&1 | FileCheck %s --check-prefix=SCALAR-INDEX
+// SCALAR-INDEX: error: --scalar 7: affine_grid has 3 arguments
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --scalar 0=1 --reference-only 2>&1 | FileCheck %s --check-prefix=SCALAR-MEMREF
+// SCALAR-MEMREF: error: --scalar 0: argument 0 is a memref
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --shape 99=4 --reference-only 2>&1 | FileCheck %s --check-prefix=SHAPE-INDEX
+// SHAPE-INDEX: error: --shape 99: iota has 1 arguments
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --shape abc=4 --reference-only 2>&1 | FileCheck %s --check-prefix=SHAPE-NAME
+// SHAPE-NAME: error: --shape needs ARG=AxB..., an argument number and non-negative sizes, not 'abc=4'
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry affine_grid --shape 1=4 --reference-only 2>&1 | FileCheck %s --check-prefix=SHAPE-SCALAR
+// SHAPE-SCALAR: error: --shape 1: argument 1 is a scalar
+
+// Sizes past what memory or an address can hold: an error, not a crash.
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --size 99999999999999999999 --reference-only 2>&1 | FileCheck %s --check-prefix=HUGE-TEXT
+// HUGE-TEXT: error: --size needs non-negative sizes that fit in 64 bits
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --size 4611686018427387904 --reference-only 2>&1 | FileCheck %s --check-prefix=HUGE-BYTES
+// HUGE-BYTES: error: argument 0 of shape 4611686018427387904 has more bytes than an address can count
+// RUN: threadbind-compile %S/Inputs/data.mlir --emit bundle -o %t/data.so
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry scale2d --size 4294967296,4294967296 --reference-only 2>&1 | FileCheck %s --check-prefix=HUGE-2D
+// HUGE-2D: error: argument 0 of shape 4294967296x4294967296 has more bytes than an address can count
+// RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/entries.so --entry iota --size 1099511627776 --reference-only 2>&1 | FileCheck %s --check-prefix=HUGE-MEMORY
+// HUGE-MEMORY: error: the arguments need {{.*}} GB of host memory (inputs, reference and GPU results), more than this machine's
+
+// A truncated bundle is refused before dlopen maps it (which dies of
+// SIGBUS), and so is a file that is no shared object.
+// RUN: head -c 20000 %t/entries.so > %t/truncated.so
+// RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/truncated.so --list 2>&1 | FileCheck %s --check-prefix=TRUNCATED
+// TRUNCATED: error: {{.*}}truncated.so is cut short
+// RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %S/Inputs/entries.mlir --list 2>&1 | FileCheck %s --check-prefix=NOT-ELF
+// NOT-ELF: error: {{.*}}entries.mlir is not a 64-bit ELF shared object
 
 // RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %threadbind_runtime --entry iota 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // FOREIGN: is not a ThreadBind bundle (no threadbind_bundle_entries)
@@ -33,3 +71,18 @@
 
 // RUN: not threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so 2>&1 | FileCheck %s --check-prefix=RETURNS
 // RETURNS: returns.mlir:1:1: error: 'func.func' op cannot be a bundle entry: it returns values
+
+
+// Addresses from random data fall outside the source: the CPU reference
+// crashes in a child process, and the runner says what to do. With the
+// data given as .npy files, it runs.
+// RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/data.so --entry gather --shape 0=4 --shape 1=1000 --shape 2=1000 --reference-only 2>&1 | FileCheck %s --check-prefix=GATHER-RANDOM
+// GATHER-RANDOM: error: the CPU reference of gather crashed ({{.*}}): it read or wrote outside an argument. Check that the sizes agree with each other; where addresses come from the data, give that data with --input
+// RUN: %python -c "import numpy as np; np.save('%t/src.npy', np.arange(4, dtype=np.float32) * 10); np.save('%t/idx.npy', np.array([3, 0, 2, 2, 1], dtype=np.int32))"
+// RUN: threadbind-run %t/data.so --entry gather --input 0=%t/src.npy --input 1=%t/idx.npy --shape 2=5 --reference-only --print | FileCheck %s --check-prefix=GATHER-NPY
+// GATHER-NPY: arg0 memref<4 x f32> read, from --input
+// GATHER-NPY: reference arg2: sum 80, first [30, 0, 20, 20, 10]
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry gather --input 0=%t/idx.npy --input 1=%t/idx.npy --shape 2=5 --reference-only 2>&1 | FileCheck %s --check-prefix=NPY-DTYPE
+// NPY-DTYPE: error: --input 0: {{.*}}idx.npy holds '<i4' elements, where the argument takes f32
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry gather --input 1=%t/missing.npy --size 4 --reference-only 2>&1 | FileCheck %s --check-prefix=NPY-MISSING
+// NPY-MISSING: error: --input 1: cannot open {{.*}}missing.npy

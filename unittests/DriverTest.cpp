@@ -4,16 +4,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Driver/Bundle.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/Pipelines/Pipelines.h"
+#include "threadbind/Runtime/Bundle.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <cstddef>
 
 #include "gtest/gtest.h"
 
@@ -21,6 +32,55 @@ using namespace mlir;
 using namespace mlir::threadbind;
 
 namespace {
+
+/// The bundle's table is built as LLVM globals and read through the C
+/// header: the two layouts must agree, field by field, on this host.
+TEST(BundleTableTest, LLVMLayoutMatchesTheCHeader) {
+  llvm::InitializeNativeTarget();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  ASSERT_TRUE(target) << error;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", llvm::TargetOptions(), std::nullopt));
+  llvm::DataLayout layout = machine->createDataLayout();
+  llvm::LLVMContext context;
+  auto check = [&](llvm::StructType *type, size_t size,
+                   std::initializer_list<size_t> offsets) {
+    const llvm::StructLayout *fields = layout.getStructLayout(type);
+    EXPECT_EQ(fields->getSizeInBytes(), size);
+    ASSERT_EQ(type->getNumElements(), offsets.size());
+    unsigned i = 0;
+    for (size_t offset : offsets)
+      EXPECT_EQ(fields->getElementOffset(i++), offset) << "field " << i - 1;
+  };
+  check(getBundleArgumentType(context), sizeof(ThreadBindArgument),
+        {offsetof(ThreadBindArgument, isMemRef),
+         offsetof(ThreadBindArgument, elementType),
+         offsetof(ThreadBindArgument, rank), offsetof(ThreadBindArgument, access),
+         offsetof(ThreadBindArgument, shape),
+         offsetof(ThreadBindArgument, paddedTo)});
+  check(getBundleTermType(context), sizeof(ThreadBindTerm),
+        {offsetof(ThreadBindTerm, kind), offsetof(ThreadBindTerm, arg),
+         offsetof(ThreadBindTerm, dim), offsetof(ThreadBindTerm, value)});
+  check(getBundleGuardType(context), sizeof(ThreadBindGuard),
+        {offsetof(ThreadBindGuard, lower), offsetof(ThreadBindGuard, upper)});
+  check(getBundleRequirementType(context), sizeof(ThreadBindRequirement),
+        {offsetof(ThreadBindRequirement, arg),
+         offsetof(ThreadBindRequirement, dim),
+         offsetof(ThreadBindRequirement, bound),
+         offsetof(ThreadBindRequirement, offset),
+         offsetof(ThreadBindRequirement, numGuards),
+         offsetof(ThreadBindRequirement, guards),
+         offsetof(ThreadBindRequirement, where)});
+  check(getBundleEntryType(context), sizeof(ThreadBindEntry),
+        {offsetof(ThreadBindEntry, name), offsetof(ThreadBindEntry, gpu),
+         offsetof(ThreadBindEntry, reference),
+         offsetof(ThreadBindEntry, numArguments),
+         offsetof(ThreadBindEntry, arguments),
+         offsetof(ThreadBindEntry, numRequirements),
+         offsetof(ThreadBindEntry, requirements)});
+}
 
 TEST(OccupancyTest, RegistersLimitWarpsInUnitsOf256) {
   std::optional<SMLimits> h100 = lookupSMLimits("sm_90");

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -217,6 +218,155 @@ threadbind::collectBundleEntries(ModuleOp module) {
   return entries;
 }
 
+//===----------------------------------------------------------------------===//
+// Size requirements
+//===----------------------------------------------------------------------===//
+
+/// `value` as a quantity the host knows before calling `func`.
+static std::optional<SizeTerm> getSizeTerm(Value value, func::FuncOp func) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return SizeTerm{SizeTerm::Constant, 0, 0, *constant};
+  if (auto cast = value.getDefiningOp<arith::IndexCastOp>())
+    return getSizeTerm(cast.getIn(), func);
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() != &func.getBody().front() ||
+        !isa<IndexType, IntegerType>(arg.getType()))
+      return std::nullopt;
+    return SizeTerm{SizeTerm::Scalar, static_cast<int>(arg.getArgNumber()), 0,
+                    0};
+  }
+  auto dim = value.getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> index = dim ? dim.getConstantIndex() : std::nullopt;
+  auto source = dim ? dyn_cast<BlockArgument>(dim.getSource()) : nullptr;
+  if (!index || !source || source.getOwner() != &func.getBody().front())
+    return std::nullopt;
+  return SizeTerm{SizeTerm::Dim, static_cast<int>(source.getArgNumber()),
+                  static_cast<int>(*index), 0};
+}
+
+/// Bounds, as terms, of the loop dimension `iv` counts, if its step is 1.
+static std::optional<std::pair<SizeTerm, SizeTerm>>
+getUnitLoopBounds(BlockArgument iv, func::FuncOp func) {
+  Operation *owner = iv.getOwner()->getParentOp();
+  Value lb, ub, step;
+  if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
+    unsigned d = iv.getArgNumber();
+    lb = loop.getLowerBound()[d], ub = loop.getUpperBound()[d],
+    step = loop.getStep()[d];
+  } else if (auto loop = dyn_cast<scf::ForOp>(owner);
+             loop && iv == loop.getInductionVar()) {
+    lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+    step = loop.getStep();
+  } else {
+    return std::nullopt;
+  }
+  std::optional<SizeTerm> lower = getSizeTerm(lb, func);
+  std::optional<SizeTerm> upper = getSizeTerm(ub, func);
+  if (!isConstantIntValue(step, 1) || !lower || !upper)
+    return std::nullopt;
+  return std::make_pair(*lower, *upper);
+}
+
+/// The guards under which `op` runs: one a dimension of every loop around
+/// it, or nothing when anything else encloses it (a branch, a loop whose
+/// bounds the host cannot know).
+static std::optional<SmallVector<std::pair<SizeTerm, SizeTerm>>>
+getLoopGuards(Operation *op, func::FuncOp func) {
+  SmallVector<std::pair<SizeTerm, SizeTerm>> guards;
+  for (Operation *parent = op->getParentOp(); parent != func;
+       parent = parent->getParentOp()) {
+    if (!isa<scf::ParallelOp, scf::ForOp>(parent))
+      return std::nullopt;
+    Block &body = parent->getRegion(0).front();
+    unsigned numIvs = isa<scf::ForOp>(parent) ? 1 : body.getNumArguments();
+    for (unsigned d = 0; d < numIvs; ++d) {
+      std::optional<std::pair<SizeTerm, SizeTerm>> bounds =
+          getUnitLoopBounds(body.getArgument(d), func);
+      if (!bounds)
+        return std::nullopt;
+      guards.push_back(*bounds);
+    }
+  }
+  return guards;
+}
+
+/// What one access of memref argument `memref` at `indices` needs.
+static void addAccessRequirements(Operation *op, Value memref,
+                                  ValueRange indices, func::FuncOp func,
+                                  SmallVectorImpl<SizeRequirement> &out) {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return;
+  auto type = cast<MemRefType>(memref.getType());
+  std::optional<SmallVector<std::pair<SizeTerm, SizeTerm>>> guards;
+  for (auto [j, index] : llvm::enumerate(indices)) {
+    // index = iv + c
+    int64_t offset = 0;
+    Value base = index;
+    if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+      for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                          std::pair(add.getRhs(), add.getLhs())})
+        if (std::optional<int64_t> c = getConstantIntValue(y)) {
+          base = x, offset = *c;
+          break;
+        }
+    }
+    auto iv = dyn_cast<BlockArgument>(base);
+    if (!iv)
+      continue;
+    std::optional<std::pair<SizeTerm, SizeTerm>> bounds =
+        getUnitLoopBounds(iv, func);
+    if (!bounds)
+      continue;
+    SizeRequirement requirement;
+    requirement.arg = arg.getArgNumber();
+    requirement.dim = j;
+    requirement.bound = bounds->second;
+    requirement.offset = offset;
+    // Nothing to check: a loop over this very size.
+    if (requirement.bound ==
+            SizeTerm{SizeTerm::Dim, requirement.arg, requirement.dim, 0} &&
+        offset <= 0)
+      continue;
+    // Or constants that fit a static size.
+    if (requirement.bound.kind == SizeTerm::Constant &&
+        !type.isDynamicDim(j) &&
+        requirement.bound.value + offset <= type.getDimSize(j))
+      continue;
+    if (!guards && !(guards = getLoopGuards(op, func)))
+      return;
+    requirement.guards = *guards;
+    std::string where;
+    llvm::raw_string_ostream os(where);
+    os << "'" << op->getName() << "' at ";
+    if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+      os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+         << file.getColumn();
+    else
+      os << op->getLoc();
+    requirement.where = where;
+    if (!llvm::is_contained(out, requirement))
+      out.push_back(std::move(requirement));
+  }
+}
+
+void threadbind::addSizeRequirements(ModuleOp module,
+                                     MutableArrayRef<BundleEntry> entries) {
+  for (BundleEntry &entry : entries) {
+    auto func = module.lookupSymbol<func::FuncOp>(entry.name);
+    if (!func)
+      continue;
+    func.walk([&](Operation *op) {
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        addAccessRequirements(op, load.getMemRef(), load.getIndices(), func,
+                              entry.requirements);
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        addAccessRequirements(op, store.getMemRef(), store.getIndices(), func,
+                              entry.requirements);
+    });
+  }
+}
+
 /// Drops `main`, the CPU test harness, unless another function calls it:
 /// then it is a helper like any other.
 static void dropUnusedMain(ModuleOp module) {
@@ -357,8 +507,7 @@ static void addHostMathLowering(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
 }
 
-void threadbind::buildCPULoweringPipeline(OpPassManager &pm) {
-  buildNormalizePipeline(pm);
+void threadbind::buildCPULoweringStage(OpPassManager &pm) {
   // The reference checks every access against its memref's bounds and
   // aborts, naming the op, where one falls outside: inputs that do not
   // fit the program (sizes that disagree, indices read from random data)
@@ -459,10 +608,30 @@ llvm::StructType *threadbind::getBundleArgumentType(llvm::LLVMContext &context) 
                 llvm::Type::getInt64Ty(context)});
 }
 
-llvm::StructType *threadbind::getBundleEntryType(llvm::LLVMContext &context) {
+llvm::StructType *threadbind::getBundleTermType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(context,
+                               {i32, i32, i32, llvm::Type::getInt64Ty(context)});
+}
+
+llvm::StructType *threadbind::getBundleGuardType(llvm::LLVMContext &context) {
+  llvm::StructType *term = getBundleTermType(context);
+  return llvm::StructType::get(context, {term, term});
+}
+
+llvm::StructType *
+threadbind::getBundleRequirementType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
   auto *ptr = llvm::PointerType::getUnqual(context);
   return llvm::StructType::get(
-      context, {ptr, ptr, ptr, llvm::Type::getInt32Ty(context), ptr});
+      context, {i32, i32, getBundleTermType(context),
+                llvm::Type::getInt64Ty(context), i32, ptr, ptr});
+}
+
+llvm::StructType *threadbind::getBundleEntryType(llvm::LLVMContext &context) {
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(context, {ptr, ptr, ptr, i32, ptr, i32, ptr});
 }
 
 /// A private constant global holding `value`.
@@ -489,6 +658,12 @@ static void addEntryTable(llvm::Module &module, ArrayRef<BundleEntry> entries,
   llvm::StructType *argumentTy = getBundleArgumentType(context);
   llvm::StructType *entryTy = getBundleEntryType(context);
   llvm::Constant *null = llvm::ConstantPointerNull::get(ptrTy);
+  auto term = [&](const SizeTerm &t) -> llvm::Constant * {
+    return llvm::ConstantStruct::get(
+        getBundleTermType(context),
+        {llvm::ConstantInt::get(i32, t.kind), llvm::ConstantInt::get(i32, t.arg),
+         llvm::ConstantInt::get(i32, t.dim), llvm::ConstantInt::get(i64, t.value)});
+  };
   SmallVector<llvm::Constant *> rows;
   for (auto [e, entry] : llvm::enumerate(entries)) {
     SmallVector<llvm::Constant *> arguments;
@@ -514,13 +689,52 @@ static void addEntryTable(llvm::Module &module, ArrayRef<BundleEntry> entries,
           llvm::ConstantArray::get(
               llvm::ArrayType::get(argumentTy, arguments.size()), arguments),
           "threadbind.arguments." + Twine(e));
+    SmallVector<llvm::Constant *> requirements;
+    for (auto [r, requirement] : llvm::enumerate(entry.requirements)) {
+      SmallVector<llvm::Constant *> guards;
+      for (const auto &[lower, upper] : requirement.guards)
+        guards.push_back(llvm::ConstantStruct::get(
+            getBundleGuardType(context),
+            {term(lower), term(upper)}));
+      llvm::Constant *guardTable = null;
+      if (!guards.empty())
+        guardTable = addConstant(
+            module,
+            llvm::ConstantArray::get(
+                llvm::ArrayType::get(getBundleGuardType(context),
+                                     guards.size()),
+                guards),
+            "threadbind.guards." + Twine(e) + "." + Twine(r));
+      llvm::Constant *where = addConstant(
+          module,
+          llvm::ConstantDataArray::getString(context, requirement.where),
+          "threadbind.where." + Twine(e) + "." + Twine(r));
+      requirements.push_back(llvm::ConstantStruct::get(
+          getBundleRequirementType(context),
+          {llvm::ConstantInt::get(i32, requirement.arg),
+           llvm::ConstantInt::get(i32, requirement.dim),
+           term(requirement.bound),
+           llvm::ConstantInt::get(i64, requirement.offset),
+           llvm::ConstantInt::get(i32, guards.size()), guardTable, where}));
+    }
+    llvm::Constant *requirementTable = null;
+    if (!requirements.empty())
+      requirementTable = addConstant(
+          module,
+          llvm::ConstantArray::get(
+              llvm::ArrayType::get(getBundleRequirementType(context),
+                                   requirements.size()),
+              requirements),
+          "threadbind.requirements." + Twine(e));
     llvm::Constant *name = addConstant(
         module, llvm::ConstantDataArray::getString(context, entry.name),
         "threadbind.name." + Twine(e));
     rows.push_back(llvm::ConstantStruct::get(
         entryTy, {name, gpu[e], reference[e] ? reference[e] : null,
                   llvm::ConstantInt::get(i32, entry.arguments.size()),
-                  argumentTable}));
+                  argumentTable,
+                  llvm::ConstantInt::get(i32, requirements.size()),
+                  requirementTable}));
   }
   llvm::GlobalVariable *table = addConstant(
       module,

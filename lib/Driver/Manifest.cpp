@@ -356,6 +356,43 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
               });
             }
           });
+          auto term = [&](const SizeTerm &t) {
+            j.object([&] {
+              if (t.kind == SizeTerm::Constant)
+                j.attribute("constant", t.value);
+              else if (t.kind == SizeTerm::Scalar)
+                j.attribute("scalar", t.arg);
+              else
+                j.attributeArray("dim", [&] {
+                  j.value(t.arg);
+                  j.value(t.dim);
+                });
+            });
+          };
+          j.attributeArray("requirements", [&] {
+            for (const SizeRequirement &r : entry.requirements) {
+              j.object([&] {
+                j.attribute("argument", r.arg);
+                j.attribute("dimension", r.dim);
+                j.attributeBegin("at_least");
+                term(r.bound);
+                j.attributeEnd();
+                j.attribute("plus", r.offset);
+                j.attributeArray("when", [&] {
+                  for (const auto &[lower, upper] : r.guards)
+                    j.object([&] {
+                      j.attributeBegin("lower");
+                      term(lower);
+                      j.attributeEnd();
+                      j.attributeBegin("upper");
+                      term(upper);
+                      j.attributeEnd();
+                    });
+                });
+                j.attribute("where", r.where);
+              });
+            }
+          });
         });
       }
     });

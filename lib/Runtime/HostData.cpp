@@ -148,6 +148,20 @@ double threadbind::load(const char *data, int type, size_t i) {
   }
 }
 
+int64_t threadbind::loadInteger(const char *data, int type, size_t i) {
+  const char *p = data + i * elementBytes(type);
+  switch (type) {
+  case THREADBIND_I8:
+    return loadAs<int8_t>(p);
+  case THREADBIND_I16:
+    return loadAs<int16_t>(p);
+  case THREADBIND_I32:
+    return loadAs<int32_t>(p);
+  default:
+    return loadAs<int64_t>(p);
+  }
+}
+
 void threadbind::store(char *data, int type, size_t i, double value) {
   char *p = data + i * elementBytes(type);
   switch (type) {
@@ -433,6 +447,48 @@ void threadbind::preloadRuntime() {
   path = path.substr(0, path.rfind('/')); // prefix
   path += "/lib/libThreadBindRuntime.so";
   dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+}
+
+std::string threadbind::checkRequirements(
+    const ThreadBindEntry &entry,
+    const std::vector<std::vector<int64_t>> &shapes,
+    const std::vector<int64_t> &scalars) {
+  auto value = [&](const ThreadBindTerm &t) -> int64_t {
+    if (t.kind == THREADBIND_TERM_DIM)
+      return shapes[t.arg][t.dim];
+    if (t.kind == THREADBIND_TERM_SCALAR)
+      return scalars[t.arg];
+    return t.value;
+  };
+  auto describe = [&](const ThreadBindTerm &t) {
+    if (t.kind == THREADBIND_TERM_DIM)
+      return "size " + std::to_string(t.dim) + " of argument " +
+             std::to_string(t.arg);
+    if (t.kind == THREADBIND_TERM_SCALAR)
+      return "argument " + std::to_string(t.arg);
+    return std::string("the constant");
+  };
+  for (int32_t r = 0; r < entry.numRequirements; ++r) {
+    const ThreadBindRequirement &q = entry.requirements[r];
+    bool runs = true;
+    for (int32_t g = 0; g < q.numGuards; ++g)
+      runs &= value(q.guards[g].upper) > value(q.guards[g].lower);
+    // In 128 bits: a bound near the limits plus an offset must not wrap.
+    __int128 needed = static_cast<__int128>(value(q.bound)) + q.offset;
+    int64_t size = shapes[q.arg][q.dim];
+    if (!runs || size >= needed)
+      continue;
+    return "argument " + std::to_string(q.arg) + " has " +
+           std::to_string(size) + " elements in dimension " +
+           std::to_string(q.dim) + ", but " + q.where + " needs " +
+           std::to_string(static_cast<int64_t>(needed)) + " (" +
+           describe(q.bound) +
+           (q.offset ? (q.offset > 0 ? " + " : " - ") +
+                           std::to_string(q.offset > 0 ? q.offset : -q.offset)
+                     : std::string()) +
+           ")";
+  }
+  return "";
 }
 
 std::string threadbind::checkSharedObject(const std::string &path) {

@@ -165,3 +165,19 @@ func.func @barrier(%a: memref<?xf32>) {
     with pytest.raises(threadbind.ThreadBindError,
                        match="barrier has no CPU reference: .*gpu.barrier"):
         program.load().barrier.reference(np.zeros(32, np.float32))
+
+
+def test_sizes_that_disagree_raise_before_the_call():
+    # The loop runs over x's size and reads y there: a shorter y would be
+    # read and written out of bounds.
+    entry = threadbind.compile(ELEMENTWISE.format(op="addi")).load().apply
+    x = np.ones(10, dtype=np.int32)
+    with pytest.raises(ValueError,
+                       match=r"apply: the sizes do not fit: argument 1 has 5 "
+                             r"elements in dimension 0, but 'memref.load' at "
+                             r".*input.mlir:8:10 needs 10 \(size 0 of argument 0\)"):
+        entry.reference(x, np.ones(5, dtype=np.int32))
+    y = np.ones(12, dtype=np.int32)
+    entry.reference(x, y)  # a longer one is fine
+    assert list(y) == [2] * 10 + [1] * 2
+    entry.reference(np.ones(0, dtype=np.int32), np.ones(0, dtype=np.int32))

@@ -62,6 +62,32 @@ class Launch(NamedTuple):
     milliseconds: Optional[float]  # CUDA events around it; None untimed
 
 
+class _Term(ctypes.Structure):
+    """ThreadBindTerm (include/threadbind/Runtime/Bundle.h)."""
+    _fields_ = [
+        ("kind", ctypes.c_int32),
+        ("arg", ctypes.c_int32),
+        ("dim", ctypes.c_int32),
+        ("value", ctypes.c_int64),
+    ]
+
+
+class _Guard(ctypes.Structure):
+    _fields_ = [("lower", _Term), ("upper", _Term)]
+
+
+class _Requirement(ctypes.Structure):
+    _fields_ = [
+        ("arg", ctypes.c_int32),
+        ("dim", ctypes.c_int32),
+        ("bound", _Term),
+        ("offset", ctypes.c_int64),
+        ("numGuards", ctypes.c_int32),
+        ("guards", ctypes.POINTER(_Guard)),
+        ("where", ctypes.c_char_p),
+    ]
+
+
 class _Entry(ctypes.Structure):
     _fields_ = [
         ("name", ctypes.c_char_p),
@@ -69,7 +95,11 @@ class _Entry(ctypes.Structure):
         ("reference", ctypes.c_void_p),
         ("numArguments", ctypes.c_int32),
         ("arguments", ctypes.POINTER(_Argument)),
+        ("numRequirements", ctypes.c_int32),
+        ("requirements", ctypes.POINTER(_Requirement)),
     ]
+
+_TERM_CONSTANT, _TERM_DIM, _TERM_SCALAR = 0, 1, 2
 
 
 _ENTRY_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
@@ -137,6 +167,8 @@ class Entry:
         self._no_reference = manifest.get("no_reference",
                                           "its GPU code cannot run on the CPU")
         self._arguments = [raw.arguments[i] for i in range(raw.numArguments)]
+        self._requirements = [raw.requirements[r]
+                              for r in range(raw.numRequirements)]
         self.types = [a.get("type", "?") for a in manifest.get("arguments", [])]
         if len(self.types) != len(self._arguments):
             self.types = ["memref" if a.isMemRef else "scalar"
@@ -212,6 +244,40 @@ class Entry:
                                 f"{name}")
         return ctype(value)
 
+    def _check_requirements(self, shapes, scalars):
+        """Raises ValueError where the arguments' sizes break what the
+        function's loops need of them (they would read or write out of
+        bounds)."""
+        def value(term):
+            if term.kind == _TERM_DIM:
+                return shapes[term.arg][term.dim]
+            if term.kind == _TERM_SCALAR:
+                return scalars[term.arg]
+            return term.value
+
+        def describe(term):
+            if term.kind == _TERM_DIM:
+                return f"size {term.dim} of argument {term.arg}"
+            if term.kind == _TERM_SCALAR:
+                return f"argument {term.arg}"
+            return "the constant"
+
+        for q in self._requirements:
+            if not all(value(q.guards[g].upper) > value(q.guards[g].lower)
+                       for g in range(q.numGuards)):
+                continue
+            needed = value(q.bound) + q.offset
+            size = shapes[q.arg][q.dim]
+            if size >= needed:
+                continue
+            plus = (f" + {q.offset}" if q.offset > 0 else
+                    f" - {-q.offset}" if q.offset < 0 else "")
+            raise ValueError(
+                f"{self.name}: the sizes do not fit: argument {q.arg} has "
+                f"{size} elements in dimension {q.dim}, but "
+                f"{q.where.decode()} needs {needed} "
+                f"({describe(q.bound)}{plus})")
+
     def _pack(self, args, memref):
         """The pointer array an entry function takes: to each scalar's value,
         and to a descriptor over the (data pointer, shape) that
@@ -219,13 +285,18 @@ class Entry:
         with what must outlive the call."""
         self._check_count(args)
         keep, pointers = [], (ctypes.c_void_p * len(args))()
+        shapes, scalars = [()] * len(args), [0] * len(args)
         for i, (info, value) in enumerate(zip(self._arguments, args)):
             if info.isMemRef:
-                item = _descriptor(*memref(i, info, value))
+                pointer, shapes[i] = memref(i, info, value)
+                item = _descriptor(pointer, shapes[i])
             else:
                 item = self._scalar(i, info, value)
+                if isinstance(item.value, int):
+                    scalars[i] = item.value
             keep.append(item)
             pointers[i] = ctypes.addressof(item)
+        self._check_requirements(shapes, scalars)
         return pointers, keep
 
     def reference(self, *args):

@@ -167,7 +167,10 @@ def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
                                      dir=target) as scratch:
         work = Path(scratch)
         if source is None:
-            source = work / "input.mlir"
+            # MLIR text becomes input.mlir beside what it makes, so the
+            # places diagnostics and the manifest name exist; in a folder of
+            # the caller's, only once the compilation succeeded.
+            source = (target if keep_alive else work) / "input.mlir"
             source.write_text(str(source_or_path))
         # One run writes every form; the cubin needs ptxas, without which
         # the bundle carries PTX for the driver and the run is repeated
@@ -183,10 +186,10 @@ def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
             if "--save-cubin: " not in str(error):
                 raise
             _run(compiler, args)
-        for name in _FILES:
+        for name in (*_FILES, "input.mlir"):
             made = work / name
             if made.exists():
                 os.replace(made, target / name)
-            else:  # nothing stale from an earlier compilation
+            elif name in _FILES:  # nothing stale from an earlier compilation
                 (target / name).unlink(missing_ok=True)
     return Program(target, keep_alive)

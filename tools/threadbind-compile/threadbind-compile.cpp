@@ -581,12 +581,20 @@ int main(int argc, char **argv) {
       return 1;
     entries = std::move(*found);
     reference = module->clone();
-    prepareReferenceModule(*reference, entries);
-    auto cpuPm = PassManager::on<ModuleOp>(&context);
-    buildCPULoweringPipeline(cpuPm);
     TimingScope referenceTiming = rootTiming.nest("CPU reference");
-    if (timing)
+    auto normalizePm = PassManager::on<ModuleOp>(&context);
+    buildNormalizePipeline(normalizePm);
+    auto cpuPm = PassManager::on<ModuleOp>(&context);
+    buildCPULoweringStage(cpuPm);
+    if (timing) {
+      normalizePm.enableTiming(referenceTiming);
       cpuPm.enableTiming(referenceTiming);
+    }
+    if (failed(normalizePm.run(*reference)))
+      return 1;
+    // The loops as written, normalised, say what sizes the arguments need.
+    addSizeRequirements(*reference, entries);
+    prepareReferenceModule(*reference, entries);
     if (failed(cpuPm.run(*reference)))
       return 1;
     prepareDeviceModule(*module, entries);

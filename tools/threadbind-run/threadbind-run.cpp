@@ -348,6 +348,21 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
                         shapeString(arg.initial.shape) +
                         " has more bytes than an address can count");
   }
+  // Sizes that disagree with what the loops need would send the reference
+  // and the kernels out of bounds.
+  std::vector<std::vector<int64_t>> shapes(entry.numArguments);
+  std::vector<int64_t> scalars(entry.numArguments, 0);
+  for (int32_t i = 0; i < entry.numArguments; ++i) {
+    shapes[i] = args[i].initial.shape;
+    if (!args[i].info->isMemRef && !isFloat(args[i].info->elementType))
+      scalars[i] =
+          loadInteger(args[i].scalarBytes, args[i].info->elementType, 0);
+  }
+  std::string broken = checkRequirements(entry, shapes, scalars);
+  if (!broken.empty())
+    return usageError("the sizes do not fit " + std::string(entry.name) +
+                      ": " + broken);
+
   long pages = sysconf(_SC_PHYS_PAGES), pageBytes = sysconf(_SC_PAGESIZE);
   double memory = pages > 0 && pageBytes > 0
                       ? static_cast<double>(pages) * pageBytes

@@ -47,10 +47,45 @@ struct BundleArgument {
   std::string mlirType;
 };
 
+/// A quantity known before a call (see ThreadBindTerm).
+struct SizeTerm {
+  enum Kind { Constant = 0, Dim = 1, Scalar = 2 };
+  Kind kind = Constant;
+  int arg = 0;
+  int dim = 0;
+  int64_t value = 0;
+
+  bool operator==(const SizeTerm &other) const {
+    return kind == other.kind && arg == other.arg && dim == other.dim &&
+           value == other.value;
+  }
+};
+
+/// Size `dim` of memref argument `arg` must reach `bound` + `offset` when
+/// every guard holds (its second term exceeds its first): what a loop of
+/// the function needs of the arguments to stay in bounds (see
+/// ThreadBindRequirement).
+struct SizeRequirement {
+  int arg = 0;
+  int dim = 0;
+  SizeTerm bound;
+  int64_t offset = 0;
+  SmallVector<std::pair<SizeTerm, SizeTerm>> guards;
+  /// The access it comes from, for messages.
+  std::string where;
+
+  bool operator==(const SizeRequirement &other) const {
+    return arg == other.arg && dim == other.dim && bound == other.bound &&
+           offset == other.offset && guards == other.guards;
+  }
+};
+
 /// A function of the input that the bundle exports.
 struct BundleEntry {
   std::string name;
   SmallVector<BundleArgument> arguments;
+  /// What the arguments' sizes must satisfy.
+  SmallVector<SizeRequirement> requirements;
   /// Why the entry has no CPU reference (its function launches GPU code
   /// the host cannot emulate); empty when it has one.
   std::string noReference;
@@ -71,6 +106,15 @@ std::string getReferenceEntrySymbol(StringRef entry);
 /// Host code a bundle cannot run (async.execute) is an error at the op.
 FailureOr<std::vector<BundleEntry>> collectBundleEntries(ModuleOp module);
 
+/// Reads off `module` (normalised: its loops are scf.parallel and scf.for)
+/// what each entry's loops need of its arguments' sizes: for every load or
+/// store of a memref argument at `iv + c`, iv the induction variable of a
+/// loop by 1 up to a bound the host knows, under nothing but such loops,
+/// size >= bound + c while every loop around it runs. Accesses of other
+/// shapes add nothing, so every requirement holds for any call that stays
+/// in bounds.
+void addSizeRequirements(ModuleOp module, MutableArrayRef<BundleEntry> entries);
+
 /// Makes `module` the CPU reference: drops an unused `main`, runs
 /// hand-written gpu.launch ops as host loops, drops hand-written
 /// gpu.modules and the functions that need them (recording in `entries`
@@ -83,9 +127,10 @@ void prepareReferenceModule(ModuleOp module,
 /// Drops an unused `main` and gives every entry a C interface.
 void prepareDeviceModule(ModuleOp module, ArrayRef<BundleEntry> entries);
 
-/// Lowers a module with parallel loops straight to the LLVM dialect for the
-/// CPU (parallel loops run sequentially).
-void buildCPULoweringPipeline(OpPassManager &pm);
+/// Lowers a normalised module (buildNormalizePipeline) with parallel loops
+/// straight to the LLVM dialect for the CPU: parallel loops run
+/// sequentially, and every memref access is checked against its bounds.
+void buildCPULoweringStage(OpPassManager &pm);
 
 /// Lowers the host side of an outlined, serialised module to the LLVM
 /// dialect: launches become calls into the runtime library.
@@ -108,9 +153,14 @@ FailureOr<std::string> buildBundleLibrary(ModuleOp module, ModuleOp reference,
                                           ArrayRef<BundleEntry> entries,
                                           StringRef runtimeLibDir);
 
-/// The LLVM struct types of ThreadBindArgument and ThreadBindEntry, for
-/// the layout test.
+/// The LLVM struct types of ThreadBindArgument, ThreadBindTerm,
+/// ThreadBindGuard, ThreadBindRequirement and ThreadBindEntry, as the
+/// bundle's table lays them out (the layout test compares them with the C
+/// header).
 llvm::StructType *getBundleArgumentType(llvm::LLVMContext &context);
+llvm::StructType *getBundleTermType(llvm::LLVMContext &context);
+llvm::StructType *getBundleGuardType(llvm::LLVMContext &context);
+llvm::StructType *getBundleRequirementType(llvm::LLVMContext &context);
 llvm::StructType *getBundleEntryType(llvm::LLVMContext &context);
 
 } // namespace mlir::threadbind

@@ -6,14 +6,16 @@
 /*
  * `threadbind-compile --emit bundle` makes a shared library that exports,
  * for every function F of the input:
- *   - threadbind_entry_F(void **args): F bound to the GPU, its kernels
+ *   - threadbind_gpu_F(void **args): F bound to the GPU, its kernels
  *     embedded; memref arguments must point to device memory;
- *   - threadbind_entry_F_reference(void **args): F as written, compiled
- *     for the CPU; memref arguments point to host memory;
+ *   - threadbind_ref_F(void **args): F as written, compiled for the CPU,
+ *     every memref access checked against its bounds; memref arguments
+ *     point to host memory (absent where F's GPU code cannot run on the
+ *     CPU);
  * and threadbind_bundle_entries(), the table below describing them. In
  * both calls args[i] points to argument i: for a memref, to its descriptor
  * (ThreadBindMemRef with `rank` sizes and strides); for a scalar, to its
- * value.
+ * value. Nothing else is exported.
  */
 
 #ifndef THREADBIND_RUNTIME_BUNDLE_H
@@ -58,12 +60,48 @@ typedef struct ThreadBindArgument {
   int64_t paddedTo;
 } ThreadBindArgument;
 
+/* A quantity known before a call. */
+enum ThreadBindTermKind {
+  THREADBIND_TERM_CONSTANT = 0, /* `value` */
+  THREADBIND_TERM_DIM = 1,      /* size `dim` of memref argument `arg` */
+  THREADBIND_TERM_SCALAR = 2    /* integer scalar argument `arg` */
+};
+
+typedef struct ThreadBindTerm {
+  int32_t kind; /* ThreadBindTermKind */
+  int32_t arg;
+  int32_t dim;
+  int64_t value;
+} ThreadBindTerm;
+
+/* Holds when `upper` > `lower`: a loop from `lower` to `upper` runs. */
+typedef struct ThreadBindGuard {
+  ThreadBindTerm lower;
+  ThreadBindTerm upper;
+} ThreadBindGuard;
+
+/* What the sizes of a call's arguments must satisfy for the function to
+ * stay inside its memrefs, read off its loops: size `dim` of memref
+ * argument `arg` is at least `bound` + `offset` whenever every guard
+ * holds. A call that breaks one would read or write out of bounds. */
+typedef struct ThreadBindRequirement {
+  int32_t arg;
+  int32_t dim;
+  ThreadBindTerm bound;
+  int64_t offset;
+  int32_t numGuards;
+  const ThreadBindGuard *guards;
+  const char *where; /* the access, for messages */
+} ThreadBindRequirement;
+
 typedef struct ThreadBindEntry {
   const char *name;
   void (*gpu)(void **args);
-  void (*reference)(void **args);
+  void (*reference)(void **args); /* null without a CPU reference */
   int32_t numArguments;
   const ThreadBindArgument *arguments;
+  int32_t numRequirements;
+  const ThreadBindRequirement *requirements;
 } ThreadBindEntry;
 
 /* The descriptor of a ranked memref: sizes then strides follow `offset`. */

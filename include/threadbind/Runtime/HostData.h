@@ -33,6 +33,8 @@ bool isFloat(int type);
 
 /// Element `i` of a buffer of `type`, as a double.
 double load(const char *data, int type, size_t i);
+/// Element `i` of a buffer of integer `type`, exactly.
+int64_t loadInteger(const char *data, int type, size_t i);
 /// Stores `value` (rounded to nearest for narrow floats) as element `i`.
 void store(char *data, int type, size_t i, double value);
 
@@ -119,6 +121,14 @@ double timeKernels(Call call);
 /// Loads the libThreadBindRuntime.so beside this executable (in ../lib)
 /// with global symbols, so bundles find it wherever the build was copied.
 void preloadRuntime();
+
+/// The first of `entry`'s size requirements that a call with memref
+/// arguments of `shapes` and integer scalars of `scalars` (both indexed by
+/// argument; unused slots ignored) breaks, as a message; an empty string
+/// when the call keeps them all.
+std::string checkRequirements(const ThreadBindEntry &entry,
+                              const std::vector<std::vector<int64_t>> &shapes,
+                              const std::vector<int64_t> &scalars);
 
 /// Whether `path` is a whole ELF shared object: every segment and section
 /// header the file names lies inside it (dlopen maps a truncated file and

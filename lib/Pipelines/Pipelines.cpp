@@ -82,7 +82,12 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   // accesses whose indices the access analysis still follows.
   pm.addPass(createLowerAffinePass());
   // Merges perfectly nested scf.parallel loops with invariant inner bounds.
-  pm.addPass(createCanonicalizerPass());
+  // Upstream's folding of trivial dimensions would inline a loop that runs
+  // once into the host function; ThreadBind's own keeps it a loop.
+  pm.addPass(createCanonicalizerPass(
+      GreedyRewriteConfig(),
+      {"(anonymous namespace)::ParallelOpSingleOrZeroIterationDimsFolder"}));
+  pm.addPass(createFoldTrivialParallelDimsPass());
 }
 
 void threadbind::buildMapStage(OpPassManager &pm,

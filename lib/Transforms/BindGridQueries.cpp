@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -84,6 +85,23 @@ void BindGridQueriesPass::runOnOperation() {
     }
   });
 
+  // A function of the input that takes the query's name would be called
+  // with arguments it does not take.
+  if (Operation *existing = module.lookupSymbol(kKernelResidentBlocksFn);
+      existing && !order.empty()) {
+    Builder b(&getContext());
+    FunctionType type = b.getFunctionType(
+        {b.getIndexType(), LLVM::LLVMPointerType::get(&getContext())},
+        {b.getIndexType()});
+    auto func = dyn_cast<FunctionOpInterface>(existing);
+    if (!func || func.getFunctionType() != type) {
+      existing->emitError("'")
+          << kKernelResidentBlocksFn << "' must be a function of type "
+          << type << ": grid-stride launches call it to size their grid; "
+          << "rename this one";
+      return signalPassFailure();
+    }
+  }
   MLIRContext *context = &getContext();
   auto ptrType = LLVM::LLVMPointerType::get(context);
   Type index = IndexType::get(context);

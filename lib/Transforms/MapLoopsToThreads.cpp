@@ -194,6 +194,19 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
              "shape is the mapping's choice; write the gpu.launch by hand";
       return WalkResult::interrupt();
     }
+    // OpenMP and OpenACC constructs lower to calls into their host
+    // runtimes (__kmpc_*), and async ones to MLIR's async runtime: none
+    // exists on the device.
+    if (Dialect *dialect = op->getDialect();
+        dialect && llvm::is_contained({StringRef("omp"), StringRef("acc"),
+                                       StringRef("async")},
+                                      dialect->getNamespace())) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' needs the " << dialect->getNamespace()
+          << " host runtime; the parallel loop around it is what ThreadBind "
+             "binds to the GPU";
+      return WalkResult::interrupt();
+    }
     // Both lower to calls into the host's runtime libraries, which a kernel
     // cannot link.
     if (isa<vector::PrintOp>(op)) {

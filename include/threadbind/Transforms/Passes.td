@@ -236,6 +236,26 @@ def StripInternalMarksPass : Pass<"threadbind-strip-internal-marks"> {
   ];
 }
 
+def FoldTrivialParallelDimsPass
+    : Pass<"threadbind-fold-trivial-parallel-dims"> {
+  let summary = "Drop scf.parallel dimensions that run once, and loops "
+                "that run no iteration, but keep a loop that runs once";
+  let description = [{
+    An `scf.parallel` with a dimension whose static trip count is 0 is
+    replaced by its init values; dimensions with one trip are dropped, their
+    induction variables replaced by their lower bounds. Unlike upstream's
+    canonicalization, a loop whose every dimension runs once keeps one of
+    them: it stays a loop, so it still becomes a kernel, rather than code on
+    the host. `threadbind-normalize` runs this in place of upstream's
+    folding.
+  }];
+  let dependentDialects = ["scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numDimsFolded", "loops-folded",
+              "Number of scf.parallel loops with trivial dimensions folded">
+  ];
+}
+
 def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
   let summary = "Let floating-point multiplies and adds in kernels fuse into FMA";
   let description = [{

@@ -1,0 +1,105 @@
+//===- FoldTrivialParallelDims.cpp - Zero- and one-trip loop dimensions ---===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What upstream's canonicalization does to scf.parallel dimensions that run
+// no iteration or one, but for one thing: a loop whose every dimension
+// runs once stays a loop. Upstream inlines its body into the function,
+// which leaves its stores on the host, where a bundle's memrefs are device
+// pointers, and the program without the kernel the user wrote a loop for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::threadbind {
+#define GEN_PASS_DEF_FOLDTRIVIALPARALLELDIMSPASS
+#include "threadbind/Transforms/Passes.h.inc"
+} // namespace mlir::threadbind
+
+using namespace mlir;
+
+/// The static trip count of dimension `d` of `loop`, if it is 0 or 1.
+static std::optional<int64_t> getTrivialTripCount(scf::ParallelOp loop,
+                                                  unsigned d) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  if (*ub <= *lb)
+    return 0;
+  // One trip when lb + step >= ub, without overflowing.
+  if (static_cast<uint64_t>(*ub) - static_cast<uint64_t>(*lb) <=
+      static_cast<uint64_t>(*step))
+    return 1;
+  return std::nullopt;
+}
+
+/// Folds `loop`'s trivial dimensions; returns whether it changed anything.
+static bool foldTrivialDims(RewriterBase &rewriter, scf::ParallelOp loop) {
+  unsigned numDims = loop.getNumLoops();
+  SmallVector<unsigned> kept, once;
+  for (unsigned d = 0; d < numDims; ++d) {
+    std::optional<int64_t> trips = getTrivialTripCount(loop, d);
+    if (trips && *trips == 0) {
+      // No iteration at all: the results are the init values.
+      rewriter.replaceOp(loop, loop.getInitVals());
+      return true;
+    }
+    (trips ? once : kept).push_back(d);
+  }
+  // Every dimension runs once: one stays, so the loop still runs on the
+  // GPU.
+  if (kept.empty())
+    kept.push_back(once.pop_back_val());
+  if (once.empty())
+    return false;
+
+  auto pick = [&](ValueRange values) {
+    SmallVector<Value> picked;
+    for (unsigned d : kept)
+      picked.push_back(values[d]);
+    return picked;
+  };
+  rewriter.setInsertionPoint(loop);
+  auto folded = scf::ParallelOp::create(
+      rewriter, loop.getLoc(), pick(loop.getLowerBound()),
+      pick(loop.getUpperBound()), pick(loop.getStep()), loop.getInitVals(),
+      /*bodyBuilderFn=*/nullptr);
+  folded->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *newBody = folded.getBody();
+  // The builder's implicit terminator gives way to the moved body's.
+  rewriter.eraseOp(newBody->getTerminator());
+  SmallVector<Value> ivs(numDims);
+  for (unsigned d : once)
+    ivs[d] = loop.getLowerBound()[d];
+  for (auto [i, d] : llvm::enumerate(kept))
+    ivs[d] = newBody->getArgument(i);
+  rewriter.mergeBlocks(loop.getBody(), newBody, ivs);
+  rewriter.replaceOp(loop, folded.getResults());
+  return true;
+}
+
+namespace {
+struct FoldTrivialParallelDimsPass
+    : threadbind::impl::FoldTrivialParallelDimsPassBase<
+          FoldTrivialParallelDimsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation()->walk([&](scf::ParallelOp loop) { loops.push_back(loop); });
+    IRRewriter rewriter(&getContext());
+    // Innermost first: folding an outer loop moves, but never erases, the
+    // loops inside it.
+    for (scf::ParallelOp loop : loops)
+      if (foldTrivialDims(rewriter, loop))
+        ++numDimsFolded;
+  }
+};
+} // namespace

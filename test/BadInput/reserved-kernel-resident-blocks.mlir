@@ -1,0 +1,24 @@
+// A function of the input named like the runtime's grid query, with
+// another type. Before issue 22 the outlining stage called it with the
+// query's arguments and failed with an internal error at the user's loop;
+// now the error names the function, and nothing is written.
+// RUN: %refused threadbind-compile %s -o %t.ptx 2>&1 | FileCheck %s
+// With --max-blocks no launch asks the runtime, and the function is the
+// user's own business.
+// RUN: threadbind-compile %s --max-blocks=8 -o %t.ptx
+
+// CHECK: .mlir:[[@LINE+1]]:1: error: 'threadbind_kernel_resident_blocks' must be a function of type '(index, !llvm.ptr) -> index': grid-stride launches call it to size their grid; rename this one
+func.func @threadbind_kernel_resident_blocks(%x: f32) -> f32 {
+  return %x : f32
+}
+
+func.func @fill(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  %f = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %f, %a[%i] : memref<?xf32>
+  }
+  return
+}

@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.ptx.manifest.json
 
-// WARN: .mlir:[[@LINE+8]]:3: warning: every parallel loop runs no iterations
+// WARN: .mlir:[[@LINE+8]]:3: warning: no parallel loop is left to map: each runs no iteration
 // PTX-NOT: .entry
 // MANIFEST: "kernels": []
 

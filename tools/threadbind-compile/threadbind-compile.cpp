@@ -364,6 +364,33 @@ static void buildBackEnd(PassManager &outline, PassManager &lower,
   buildSerializeStage(lower, format, libdevice);
 }
 
+/// Whether `module` has kernels to compile: launches the mapping made, or
+/// gpu.modules written by hand.
+static bool hasKernels(ModuleOp module) {
+  bool found = false;
+  module.walk([&](Operation *op) {
+    found = isa<gpu::LaunchOp, gpu::GPUModuleOp>(op);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+/// The parallel loops of `module` that run on the host after mapping: those
+/// outside kernels.
+static SmallVector<scf::ParallelOp> findHostLoops(ModuleOp module) {
+  SmallVector<scf::ParallelOp> loops;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      loops.push_back(loop);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return loops;
+}
+
 /// --threads-per-block=auto: compiles a copy of `module` with 256 threads
 /// a block, reads each kernel's registers and shared memory from ptxas,
 /// and weighs the sizes 128 to 1024 by the occupancy of the least occupied
@@ -382,6 +409,11 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
   buildBackEnd(outlinePm, lowerPm, chip, "isa", libdevice);
   if (failed(mapPm.run(*probe)))
     return failure();
+  if (!hasKernels(*probe))
+    return BlockSizeChoice{kProbe, "no loop became a kernel, so there is "
+                                   "nothing to weigh; " +
+                                       std::to_string(kProbe) +
+                                       " threads a block"};
   SmallVector<std::string> gridPolicies = collectGridPolicies(*probe);
   if (failed(outlinePm.run(*probe)))
     return failure();
@@ -617,11 +649,14 @@ int main(int argc, char **argv) {
     llvm::WithColor::remark(llvm::errs(), "threadbind-compile")
         << "--threads-per-block=auto: " << choice->why << "\n";
   }
+  // Upstream's mapping runs on normalised loops, checked in between for
+  // what it cannot convert.
+  auto normalizePm = PassManager::on<ModuleOp>(&context);
   auto mapPm = PassManager::on<ModuleOp>(&context);
   if (mapper == Mapper::ThreadBind) {
     buildMapAndOptimize(mapPm, blockThreads, remarks);
   } else {
-    buildNormalizePipeline(mapPm);
+    buildNormalizePipeline(normalizePm);
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())
       tiles.push_back(256);
@@ -634,7 +669,10 @@ int main(int argc, char **argv) {
   buildBackEnd(outlinePm, lowerPm, *chip,
                emitKind == EmitKind::LLVM ? "llvm" : "isa",
                libdeviceToolkit.value_or(""));
-  SmallVector<PassManager *> stages = {&mapPm};
+  SmallVector<PassManager *> stages;
+  if (mapper != Mapper::ThreadBind)
+    stages.push_back(&normalizePm);
+  stages.push_back(&mapPm);
   if (emitKind != EmitKind::MLIR)
     stages.append({&outlinePm, &lowerPm});
 
@@ -654,15 +692,33 @@ int main(int argc, char **argv) {
   };
 
   std::optional<Location> firstLoop = findParallelLoop(*module);
+  if (mapper != Mapper::ThreadBind) {
+    if (failed(runStage(normalizePm, "Normalise")))
+      return 1;
+    bool reduces = false;
+    for (scf::ParallelOp loop : findHostLoops(*module)) {
+      if (loop.getNumResults() == 0)
+        continue;
+      loop.emitError("--mapper=upstream cannot map a loop with reductions: "
+                     "upstream's convert-parallel-loops-to-gpu does not "
+                     "convert them; use --mapper=threadbind");
+      reduces = true;
+    }
+    if (reduces)
+      return 1;
+  }
   if (failed(runStage(mapPm, "Normalise and map")))
     return 1;
-  // Kernels to compile: launches the mapping made, or gpu.modules written
-  // by hand.
-  bool mapped = false;
-  module->walk([&](Operation *op) {
-    mapped = isa<gpu::LaunchOp, gpu::GPUModuleOp>(op);
-    return mapped ? WalkResult::interrupt() : WalkResult::advance();
-  });
+  // Upstream's mapping leaves the loops it cannot convert where they are:
+  // say which run sequentially on the host.
+  SmallVector<scf::ParallelOp> hostLoops;
+  if (mapper != Mapper::ThreadBind) {
+    hostLoops = findHostLoops(*module);
+    for (scf::ParallelOp loop : hostLoops)
+      loop.emitWarning("upstream's mapping did not convert this loop: it "
+                       "runs sequentially on the host");
+  }
+  bool mapped = hasKernels(*module);
   if (!mapped && !firstLoop) {
     emitError(module->getLoc())
         << "nothing to map: no scf.parallel, scf.forall, affine.parallel or "
@@ -670,12 +726,16 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!mapped) {
-    // Every loop ran no iterations and normalisation folded it away: a
-    // valid program that needs no kernel. It still gets its (empty) kernel
-    // module, so every output has the form the user asked for.
-    emitWarning(*firstLoop)
-        << "every parallel loop runs no iterations and was folded away: "
-           "the program has no kernels";
+    // Every loop stayed on the host (warned above), or normalisation
+    // folded it away because it runs no iteration or nothing it computes
+    // is used: a valid program that needs no kernel. It still gets its
+    // (empty) kernel module, so every output has the form the user asked
+    // for.
+    if (hostLoops.empty())
+      emitWarning(*firstLoop)
+          << "no parallel loop is left to map: each runs no iteration, or "
+             "computes nothing that is used, and was folded away; the "
+             "program has no kernels";
     OpBuilder builder = OpBuilder::atBlockEnd(module->getBody());
     gpu::GPUModuleOp::create(builder, *firstLoop, "threadbind_kernels");
     (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),

@@ -4,6 +4,14 @@
 // RUN: mlir-opt --load-pass-plugin=%threadbind_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' | FileCheck %s
 // RUN: mlir-opt --load-pass-plugin=%threadbind_plugin --help | FileCheck %s --check-prefix=HELP
 // RUN: not mlir-opt %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
+// The README's form for the mapping: named in --pass-pipeline it runs; as
+// a flag mlir-opt refuses it, having parsed its flags before the plugin
+// was loaded (the upstream limitation the README states).
+// RUN: mlir-opt --load-pass-plugin=%threadbind_plugin %S/../../examples/vector-add.mlir --pass-pipeline='builtin.module(threadbind-map-to-gpu{remarks=true})' 2>&1 | FileCheck %s --check-prefix=MAP
+// RUN: not mlir-opt --load-pass-plugin=%threadbind_plugin %S/../../examples/vector-add.mlir -threadbind-map-to-gpu 2>&1 | FileCheck %s --check-prefix=FLAG
+// MAP: remark:
+// MAP: gpu.launch
+// FLAG: Unknown command line argument '-threadbind-map-to-gpu'
 
 // HELP: --threadbind-test-emulate-gpu-launch
 // NOPLUGIN: 'threadbind-test-emulate-gpu-launch' does not refer to a registered pass

@@ -21,13 +21,31 @@ What a case holds (all drawn from the seed):
   divergent ones (on an induction variable or a loaded value), stores in
   one side or both;
 - or a reduction (sum, max, min) over 1 dimension, full or per row;
-- mapping options: threads a block, grid policy, tail strategy, widening
-  with or without nested loops and unroll.
+- or a loop of 1 or 2 dimensions whose bounds and steps sit near the
+  ends of the index type (steps up to 2^62, bounds at -2^63, 2^31, 2^32,
+  2^62 and INT64_MAX), static or passed in, storing at its iteration
+  number or summing over it;
+- in-place accumulation (`out[i] += ...`), which shows an iteration run
+  twice; a private helper the host code calls; an input read through a
+  subview at a dynamic offset; a kernel with a name PTX cannot spell or
+  one that clashes with libc or the runtime;
+- mapping options: threads a block or an explicit block shape of any rank
+  (more dimensions than the loop has, too), a dimension order, a static
+  block cap, grid policy, tail strategy, widening with or without nested
+  loops and unroll.
+
+A case whose kernel has an odd name or a helper, and one case in ten
+besides, is also compiled to a host bundle: its PTX must assemble (when
+ptxas is found), and threadbind-run must run its CPU reference at the
+case's sizes, which the size requirements must accept. With --bundle-dir
+those bundles are kept with a list of threadbind-run --check commands, to
+run on a GPU.
 """
 
 import argparse
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +59,21 @@ LOWER = ["-canonicalize", "-expand-strided-metadata", "-lower-affine",
          "-convert-scf-to-cf", "-convert-to-llvm",
          "-reconcile-unrealized-casts"]
 TYPES = ["f32", "f64", "i32", "i64", "f16"]
+INDEX_MIN, INDEX_MAX = -2**63, 2**63 - 1
+# Kernel names the PTX printer cannot spell, and names of libc and runtime
+# functions a bundle must not bind its entries to.
+ODD_NAMES = ["vector.add", "a-b", 'q"x', "back\\slash", "mgpuStreamCreate",
+             "threadbind_bundle_entries", "kernel$1", "_Z3fooi", "main2"]
+# Names of functions the CPU run itself calls (memref.alloc is malloc):
+# given only to the bundle's copy of the kernel.
+LIBC_NAMES = ["malloc", "free", "memcpy"]
+
+
+def mlir_symbol(name):
+    """`name` as an MLIR symbol reference, quoted where it must be."""
+    if all(c.isalnum() or c in "_$." for c in name) and not name[0].isdigit():
+        return "@" + name
+    return '@"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def is_float(t):
@@ -56,6 +89,16 @@ class Case:
         self.seed = seed
         self.lines = []
         self.tmp = 0
+        self.name = "kernel"
+        # Whether normalisation may fold a dimension away (a static trip
+        # count of 0 or 1), which leaves a dim-order naming too many.
+        self.trivial = False
+        # For loops whose bounds upstream's CPU lowering cannot run (it
+        # overflows near the ends of the index type): the same kernel
+        # written over iteration numbers, the reference to compare with.
+        self.reference_lines = None
+        self.helpers = []
+        self.dims = 1
 
     def fresh(self, prefix="v"):
         self.tmp += 1
@@ -123,16 +166,49 @@ class Case:
         rng = self.rng
         self.type = rng.choice(TYPES)
         self.options = self.pipeline_options()
-        if rng.random() < 0.25:
-            return self.build_reduction()
-        return self.build_map()
+        self.bundle_name = None
+        if rng.random() < 0.08:
+            self.name = rng.choice(ODD_NAMES)
+        elif rng.random() < 0.03:
+            self.bundle_name = rng.choice(LIBC_NAMES)
+        kind = rng.random()
+        if kind < 0.2:
+            self.build_reduction()
+        elif kind < 0.4:
+            self.build_limits()
+        else:
+            self.build_map()
+        kernel_end = len(self.lines)
+        for line in self.helpers:
+            self.emit(line)
+        self.emit_main()
+        if self.reference_lines is not None:
+            self.reference_lines += self.lines[kernel_end:]
+        # A dimension order, once the loop's dimensions are known: the
+        # bound ones are at most 3, and more are linearised onto z.
+        if rng.random() < 0.15 and not self.trivial:
+            order = list(range(min(self.dims, 3)))
+            rng.shuffle(order)
+            self.options["map"] += " dim-order=" + ",".join(map(str, order))
 
     def pipeline_options(self):
         rng = self.rng
         policy = rng.choice(["grid-stride", "grid-stride", "cover"])
-        threads = rng.choice([32, 64, 128, 256])
+        if rng.random() < 0.35:
+            # An explicit block of any rank, often more dimensions than the
+            # loop has: the extra ones must not rerun iterations.
+            shape = [rng.choice([1, 2, 4, 8, 16, 32, 64])
+                     for _ in range(rng.randint(1, 3))]
+            while shape[0] * (shape[1] if len(shape) > 1 else 1) * (
+                    shape[2] if len(shape) > 2 else 1) > 1024:
+                shape[shape.index(max(shape))] //= 2
+            block = "block-shape=" + ",".join(map(str, shape))
+        else:
+            block = f"threads-per-block={rng.choice([32, 64, 128, 256])}"
+        cap = f" max-blocks={rng.choice([1, 2, 3])}" if rng.random() < 0.1 \
+            else ""
         return {
-            "map": f"threads-per-block={threads} grid-policy={policy}",
+            "map": f"{block} grid-policy={policy}{cap}",
             "tail": rng.choice(["pad", "split", "keep"]),
             "widen": " ".join(
                 x for x in [
@@ -164,14 +240,34 @@ class Case:
                      for k in range(dims)]
             inputs.append((q, scale, offset, shape))
         out_shape = [extents[perm[k]] for k in range(dims)]
+        self.dims = dims
         dynamic = rng.random() < 0.7
         mt = lambda shape: "memref<" + "x".join(
             "?" if dynamic else str(s) for s in shape) + f"x{t}>"
-        args = [f"%in{j}: {mt(inputs[j][3])}" for j in range(nin)]
-        args += [f"%out: {mt(out_shape)}", "%flag: i1", f"%s: {t}"]
-        self.emit(f"func.func @kernel({', '.join(args)}) {{")
-        for v in sorted(set(lbs + steps + [0])):
+        # Input 0 read through a subview at a dynamic offset along its first
+        # dimension: the array is 2 rows longer.
+        shifted = rng.random() < 0.2
+        arrays = [list(inputs[j][3]) for j in range(nin)]
+        if shifted:
+            arrays[0][0] += 2
+        args = [f"%in{j}: {mt(arrays[j])}" for j in range(nin)]
+        args += [f"%out: {mt(out_shape)}", "%flagi: i32", f"%s: {t}"]
+        if shifted:
+            args.append("%off: index")
+        self.emit(f"func.func {mlir_symbol(self.name)}({', '.join(args)}) {{")
+        # A bundle takes no i1 arguments: the flag comes as an i32.
+        self.emit("    %flag = arith.trunci %flagi : i32 to i1")
+        self.trivial = not dynamic and any(
+            -(-(e - lb) // st) <= 1 for e, lb, st in zip(
+                [out_shape[perm.index(d)] for d in range(dims)], lbs, steps))
+        for v in sorted(set(lbs + steps + [0, 1, 2])):
             self.emit(f"    %c{v} = arith.constant {v} : index")
+        views = {j: (f"%in{j}", mt(arrays[j])) for j in range(nin)}
+        if shifted:
+            views[0] = self.subview(t, arrays[0], dynamic)
+        scalar = "%s"
+        if rng.random() < 0.2:
+            scalar = self.helper_call(t, "%s")
         # Upper bounds: the output's sizes (its dims are the extents).
         ubs = []
         for d in range(dims):
@@ -208,19 +304,34 @@ class Case:
                     v = a
                 idx.append(v)
             val = self.fresh("x")
-            self.emit(f"    {val} = memref.load %in{j}[{', '.join(idx)}] : "
-                      f"{mt(shape)}")
+            view, view_type = views[j]
+            self.emit(f"    {val} = memref.load {view}[{', '.join(idx)}] : "
+                      f"{view_type}")
             loaded.append(val)
-        pool = loaded + ["%s", self.from_index(t, rng.choice(ivs))]
+        pool = loaded + [scalar, self.from_index(t, rng.choice(ivs))]
         value = rng.choice(pool)
         for _ in range(rng.randint(1, 4)):
             value = self.binary(t, value, rng.choice(pool))
             pool.append(value)
         out_idx = ", ".join(ivs[perm[k]] for k in range(dims))
-        store = f"memref.store {{}}, %out[{out_idx}] : {mt(out_shape)}"
+        # In place, out[...] += value: an iteration run twice shows.
+        accumulate = rng.random() < 0.3
+
+        def store(v):
+            if accumulate:
+                old = self.fresh("o")
+                self.emit(f"    {old} = memref.load %out[{out_idx}] : "
+                          f"{mt(out_shape)}")
+                total = self.fresh()
+                add = "addf" if is_float(t) else "addi"
+                self.emit(f"    {total} = arith.{add} {old}, {v} : {t}")
+                v = total
+            self.emit(f"    memref.store {v}, %out[{out_idx}] : "
+                      f"{mt(out_shape)}")
+
         kind = rng.choice(["plain", "uniform", "divergent", "one-sided"])
         if kind == "plain":
-            self.emit("    " + store.format(value))
+            store(value)
         else:
             if kind == "uniform":
                 cond = "%flag"
@@ -228,24 +339,91 @@ class Case:
                 cond = self.compare(t, rng.choice(pool), rng.choice(pool))
             other = self.binary(t, rng.choice(pool), rng.choice(pool))
             self.emit(f"    scf.if {cond} {{")
-            self.emit("      " + store.format(value))
+            store(value)
             if kind == "one-sided":
                 self.emit("    }")
             else:
                 self.emit("    } else {")
-                self.emit("      " + store.format(other))
+                store(other)
                 self.emit("    }")
         self.emit("    scf.reduce")
         self.emit("  }")
         self.emit("  return")
         self.emit("}")
-        self.arrays = [(f"in{j}", inputs[j][3]) for j in range(nin)]
+        self.arrays = [(f"in{j}", arrays[j]) for j in range(nin)]
         self.arrays.append(("out", out_shape))
         self.mt = mt
-        self.scalars = [("flag", "i1", rng.choice([0, 1])),
+        self.scalars = [("flagi", "i32", rng.choice([0, 1])),
                         ("s", t, rng.randint(-5, 5))]
+        if shifted:
+            self.scalars.append(("off", "index", rng.randint(0, 2)))
         self.results = ["out"]
-        self.emit_main()
+
+    def subview(self, t, shape, dynamic):
+        """A view of `%in0` (of `shape`) from row %off, 2 rows shorter."""
+        sizes, view_sizes = [], []
+        for k, extent in enumerate(shape):
+            if not dynamic and k > 0:
+                sizes.append(str(extent))
+                view_sizes.append(str(extent))
+                continue
+            if dynamic:
+                dim, full = self.fresh("ix"), self.fresh("sz")
+                self.emit(f"    {dim} = arith.constant {k} : index")
+                self.emit(f"    {full} = memref.dim %in0, {dim} : "
+                          f"{self.mt_of(t, shape, dynamic)}")
+            size = self.fresh("sz")
+            if k == 0:
+                if dynamic:
+                    self.emit(f"    {size} = arith.subi {full}, %c2 : index")
+                else:
+                    self.emit(f"    {size} = arith.constant {extent - 2} : "
+                              "index")
+            else:
+                size = full
+            sizes.append(size)
+            view_sizes.append("?")
+        strides = []
+        for k in range(len(shape)):
+            if k == len(shape) - 1:
+                strides.append("1")
+            elif dynamic:
+                strides.append("?")
+            else:
+                inner = 1
+                for e in shape[k + 1:]:
+                    inner *= e
+                strides.append(str(inner))
+        view_type = (f"memref<{'x'.join(view_sizes)}x{t}, strided<["
+                     f"{', '.join(strides)}], offset: ?>>")
+        view = self.fresh("view")
+        zeros = ", ".join(["%off"] + ["0"] * (len(shape) - 1))
+        ones = ", ".join(["1"] * len(shape))
+        self.emit(f"    {view} = memref.subview %in0[{zeros}] "
+                  f"[{', '.join(sizes)}] [{ones}] : "
+                  f"{self.mt_of(t, shape, dynamic)} to {view_type}")
+        return view, view_type
+
+    @staticmethod
+    def mt_of(t, shape, dynamic):
+        return "memref<" + "x".join(
+            "?" if dynamic else str(s) for s in shape) + f"x{t}>"
+
+    def helper_call(self, t, value):
+        """`value` through a private function the host code calls before
+        the loop; its name is one a bundle's two copies of the program
+        would clash on."""
+        name = self.rng.choice(["zero", "helper", "value", "scale"])
+        add = "addf" if is_float(t) else "addi"
+        self.helpers += [
+            f"func.func private @{name}(%x: {t}) -> {t} {{",
+            f"  %two = arith.constant {2.0 if is_float(t) else 2} : {t}",
+            f"  %y = arith.{add} %x, %two : {t}",
+            f"  return %y : {t}",
+            "}"]
+        out = self.fresh("h")
+        self.emit(f"    {out} = func.call @{name}({value}) : ({t}) -> {t}")
+        return out
 
     def build_reduction(self):
         rng = self.rng
@@ -263,8 +441,9 @@ class Case:
         shape = [m, n] if rows else [n]
         mt = lambda s: "memref<" + "x".join("?" for _ in s) + f"x{t}>"
         outshape = [m] if rows else [1]
-        self.emit(f"func.func @kernel(%in0: {mt(shape)}, %out: "
-                  f"memref<{'?' if rows else '1'}x{t}>, %flag: i1, "
+        self.dims = 1
+        self.emit(f"func.func {mlir_symbol(self.name)}(%in0: {mt(shape)}, %out: "
+                  f"memref<{'?' if rows else '1'}x{t}>, %flagi: i32, "
                   f"%s: {t}) {{")
         self.emit("    %c0 = arith.constant 0 : index")
         self.emit("    %c1 = arith.constant 1 : index")
@@ -300,9 +479,143 @@ class Case:
             mt(s) if s is shape else
             f"memref<{'?' if rows else '1'}x{t}>")
         self.shapes = {"in0": shape, "out": outshape}
-        self.scalars = [("flag", "i1", 0), ("s", t, rng.randint(-3, 3))]
+        self.scalars = [("flagi", "i32", 0), ("s", t, rng.randint(-3, 3))]
         self.results = ["out"]
-        self.emit_main()
+
+    def build_limits(self):
+        """A loop whose bounds and steps sit near the ends of the index
+        type; each iteration finds its number k = (iv - lb) / step without
+        overflow (unsigned), and stores (or adds, or reduces) at k."""
+        rng = self.rng
+        # Sums of up to 300 values: exact in f32, not in f16.
+        t = self.type if self.type != "f16" else "f32"
+        self.type = t
+        dims = rng.choice([1, 1, 2])
+        self.dims = dims
+        reduce = dims == 1 and rng.random() < 0.3
+        budget = 300 if dims == 1 else 20
+        lbs, ubs, steps, trips = [], [], [], []
+        for _ in range(dims):
+            step = rng.choice([1, 1, 2, 3, 7, 2**31 - 1, 2**31, 2**32 + 1,
+                               2**54, 2**56, 2**62, INDEX_MAX])
+            most = min(budget, (2**64 - 2) // step + 1)
+            n = min(rng.choice([0, 1, 2, rng.randint(0, most), most]), most)
+            span = (n - 1) * step if n else 0  # first to last iteration
+            hi = INDEX_MAX - 1 - span
+            anchors = [INDEX_MIN, INDEX_MIN + 5, -2**62, -2**32, -2**31, -7,
+                       0, 1, 3, 2**31 - 2, 2**31, 2**32 - 1, 2**62, hi,
+                       hi - 3]
+            lb = max(INDEX_MIN, min(hi, rng.choice(anchors)))
+            if n == 0:
+                ub = max(INDEX_MIN, lb - rng.choice([0, 0, 1, 2**40]))
+            else:
+                last = lb + span
+                r = rng.choice([1, step, rng.randint(1, step)])
+                ub = min(last + r, INDEX_MAX)
+            lbs.append(lb)
+            ubs.append(ub)
+            steps.append(step)
+            trips.append(n)
+        passed = rng.random() < 0.5  # bounds as arguments, not constants
+        mt = lambda shape: "memref<" + "x".join(
+            "?" for _ in shape) + f"x{t}>"
+        shape = trips
+        out_shape = [1] if reduce else trips
+        args = [f"%in0: {mt(shape)}", f"%out: {mt(out_shape)}", "%flagi: i32",
+                f"%s: {t}"]
+        scalars = [("flagi", "i32", 0), ("s", t, rng.randint(-5, 5))]
+        names = {}
+        for d in range(dims):
+            for what, value in (("lb", lbs[d]), ("ub", ubs[d]),
+                                ("st", steps[d])):
+                name = f"%{what}{d}"
+                names[what, d] = name
+                if passed:
+                    args.append(f"{name}: index")
+                    scalars.append((f"{what}{d}", "index", value))
+        self.trivial = not passed and any(n <= 1 for n in trips)
+        prologue = [f"func.func {mlir_symbol(self.name)}({', '.join(args)}) {{",
+                    "    %c0 = arith.constant 0 : index",
+                    "    %c1 = arith.constant 1 : index"]
+        if not passed:
+            for (what, d), name in names.items():
+                value = {"lb": lbs, "ub": ubs, "st": steps}[what][d]
+                prologue.append(f"    {name} = arith.constant {value} : index")
+        for line in prologue:
+            self.emit(line)
+        ivs = [f"%i{d}" for d in range(dims)]
+        init = self.const(t, rng.randint(-5, 5)) if reduce else None
+        result = f"%red = " if reduce else ""
+        carried = f" init ({init}) -> {t}" if reduce else ""
+        head = (f"    {result}scf.parallel ({', '.join(ivs)}) = "
+                f"({', '.join(names['lb', d] for d in range(dims))}) to "
+                f"({', '.join(names['ub', d] for d in range(dims))}) step "
+                f"({', '.join(names['st', d] for d in range(dims))})"
+                f"{carried} {{")
+        # The reference walks iteration numbers j from 0 to the trip count
+        # and computes iv = lb + j * step, which wraps back into range.
+        js = [f"%j{d}" for d in range(dims)]
+        reference_head = [
+            f"    {result}scf.parallel ({', '.join(js)}) = "
+            f"({', '.join('%c0' for _ in js)}) to "
+            f"({', '.join(f'%n{d}' for d in range(dims))}) step "
+            f"({', '.join('%c1' for _ in js)}){carried} {{"]
+        for d in range(dims):
+            reference_head += [
+                f"    %jst{d} = arith.muli %j{d}, {names['st', d]} : index",
+                f"    %i{d} = arith.addi {names['lb', d]}, %jst{d} : index"]
+        body_start = len(self.lines)
+        self.emit(head)
+        ks = []
+        for d in range(dims):
+            diff = self.fresh("ix")
+            self.emit(f"    {diff} = arith.subi {ivs[d]}, {names['lb', d]} "
+                      ": index")
+            k = self.fresh("k")
+            self.emit(f"    {k} = arith.divui {diff}, {names['st', d]} : "
+                      "index")
+            ks.append(k)
+        x = self.fresh("x")
+        self.emit(f"    {x} = memref.load %in0[{', '.join(ks)}] : "
+                  f"{mt(shape)}")
+        value = self.binary(t, x, "%s")
+        if reduce:
+            combine = rng.choice(["add", "max", "min"])
+            op = {"add": "addf", "max": "maximumf", "min": "minimumf"}[
+                combine] if is_float(t) else {"add": "addi", "max": "maxsi",
+                                             "min": "minsi"}[combine]
+            self.emit(f"    scf.reduce({value} : {t}) {{")
+            self.emit(f"    ^bb0(%a: {t}, %b: {t}):")
+            self.emit(f"      %y = arith.{op} %a, %b : {t}")
+            self.emit(f"      scf.reduce.return %y : {t}")
+            self.emit("    }")
+            self.emit("  }")
+            self.emit(f"  memref.store %red, %out[%c0] : {mt(out_shape)}")
+        else:
+            where = ", ".join(ks)
+            if rng.random() < 0.5:
+                old = self.fresh("o")
+                self.emit(f"    {old} = memref.load %out[{where}] : "
+                          f"{mt(out_shape)}")
+                total = self.fresh()
+                add = "addf" if is_float(t) else "addi"
+                self.emit(f"    {total} = arith.{add} {old}, {value} : {t}")
+                value = total
+            self.emit(f"    memref.store {value}, %out[{where}] : "
+                      f"{mt(out_shape)}")
+            self.emit("    scf.reduce")
+            self.emit("  }")
+        self.emit("  return")
+        self.emit("}")
+        self.arrays = [("in0", shape), ("out", out_shape)]
+        self.mt = mt
+        self.scalars = scalars
+        self.results = ["out"]
+        counts = [f"    %n{d} = arith.constant {trips[d]} : index"
+                  for d in range(dims)]
+        self.reference_lines = (self.lines[:body_start] + counts +
+                                reference_head +
+                                self.lines[body_start + 1:])
 
     def emit_main(self):
         t = self.type
@@ -369,7 +682,8 @@ class Case:
             else:
                 self.emit(f"  %{name} = arith.constant {value} : {ty}")
             names.append((f"%{name}", ty))
-        self.emit(f"  call @kernel({', '.join(n for n, _ in names)}) : "
+        self.emit(f"  call {mlir_symbol(self.name)}("
+                  f"{', '.join(n for n, _ in names)}) : "
                   f"({', '.join(ty for _, ty in names)}) -> ()")
         for name, shape in self.arrays:
             if name not in self.results:
@@ -390,6 +704,12 @@ class Case:
     def text(self):
         return "\n".join(self.lines) + "\n"
 
+    def reference_text(self):
+        """The program whose CPU run gives the expected output."""
+        if self.reference_lines is None:
+            return self.text()
+        return "\n".join(self.reference_lines) + "\n"
+
     def pipeline(self):
         o = self.options
         widen = f"=\"{o['widen']}\"" if o["widen"] else ""
@@ -401,9 +721,15 @@ class Case:
                 "-threadbind-test-emulate-gpu-launch"]
 
 
-def run(cmd, stdin=None, timeout=300):
-    return subprocess.run(cmd, input=stdin, capture_output=True, text=True,
-                          timeout=timeout)
+def run(cmd, stdin=None, timeout=120):
+    """Runs `cmd`; one that runs past `timeout` seconds is a failure (a
+    hang), reported like any other."""
+    try:
+        return subprocess.run(cmd, input=stdin, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(
+            cmd, -1, "", f"timed out after {timeout} s: {' '.join(cmd)}")
 
 
 def execute(opt, text, passes):
@@ -418,26 +744,100 @@ def execute(opt, text, passes):
                  stdin=lowered.stdout)
     if runner.returncode != 0:
         return False, "mlir-runner failed:\n" + runner.stderr[-4000:]
-    import re
     return True, re.sub(r"base@ = 0x[0-9a-f]*", "", runner.stdout)
 
 
-def check(seed, opt, out_dir):
+def compile_flags(case):
+    """The case's pass options as threadbind-compile flags."""
+    o = case.options
+    flags = [f"--{kv}" for kv in o["map"].split()]
+    flags.append(f"--tail={o['tail']}")
+    for kv in o["widen"].split():
+        key, _, value = kv.partition("=")
+        flags.append({"nested-loops": "--widen-nested-loops",
+                      "unroll": f"--widen-unroll={value}",
+                      "vector-bytes": f"--vector-bytes={value}"}[key])
+    if "nested-loops" not in o["widen"]:
+        flags.append("--widen-nested-loops=false")
+    return flags
+
+
+def check_bundle(case, text, tools, keep):
+    """Compiles the case to a bundle, assembles its PTX and runs its CPU
+    reference at the case's sizes; returns None or what failed."""
+    name = case.bundle_name or case.name
+    if case.bundle_name:
+        text = text.replace(mlir_symbol(case.name) + "(",
+                            mlir_symbol(name) + "(")
+    # The emulation's stand-in for the runtime's grid query is not the
+    # bundle's business.
+    text = re.sub(r"func\.func @threadbind_max_resident_blocks.*?\n}\n", "",
+                  text, flags=re.S)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(keep or tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        source = work / f"case-{case.seed}.mlir"
+        source.write_text(text)
+        bundle = work / f"case-{case.seed}.so"
+        ptx = work / f"case-{case.seed}.ptx"
+        flags = compile_flags(case)
+        built = run([tools["compile"], str(source), "--emit", "bundle",
+                     "-o", str(bundle), "--save-ptx", str(ptx), *flags])
+        if built.returncode != 0:
+            return ("threadbind-compile --emit bundle " + " ".join(flags) +
+                    " failed:\n" + built.stderr[-4000:])
+        if tools["ptxas"]:
+            assembled = run([tools["ptxas"], "-arch=sm_90", str(ptx), "-o",
+                             str(work / f"case-{case.seed}.cubin")])
+            if assembled.returncode != 0:
+                return "ptxas failed:\n" + assembled.stderr[-4000:]
+        args = []
+        arrays = dict(case.arrays)
+        names = [n for n, _ in case.arrays] + [n for n, _, _ in case.scalars]
+        for i, arg in enumerate(names):
+            if arg in arrays:
+                args += ["--shape", f"{i}=" + "x".join(
+                    map(str, arrays[arg])) if arrays[arg] else f"{i}="]
+        for name_, ty, value in case.scalars:
+            args += ["--scalar", f"{names.index(name_)}={value}"]
+        command = [tools["run"], str(bundle), "--entry", name, *args]
+        ran = run(command + ["--reference-only"])
+        if ran.returncode != 0:
+            return ("threadbind-run --reference-only failed:\n" +
+                    ran.stdout[-2000:] + ran.stderr[-4000:])
+        if keep:
+            with open(Path(keep) / "commands.txt", "a") as commands:
+                commands.write(" ".join(
+                    f"'{c}'" for c in command[1:]) + " --check\n")
+    return None
+
+
+def check(seed, tools, out_dir, bundle_dir=None):
+    opt = tools["opt"]
     case = Case(seed)
     case.build()
     text = case.text()
-    ok, want = execute(opt, text, [])
+    ok, want = execute(opt, case.reference_text(), [])
     if not ok:
         return seed, "invalid", want  # the generator's fault: report it
     passes = [p.replace('"', "") if p.startswith(
         "-threadbind-widen-accesses=") else p for p in case.pipeline()]
     ok, got = execute(opt, text, passes)
     if ok and got == want:
-        return seed, "ok", ""
+        bundled = (case.name != "kernel" or case.bundle_name or
+                   case.helpers or case.rng.random() < 0.1)
+        failure = check_bundle(case, text, tools, bundle_dir) \
+            if bundled else None
+        if failure is None:
+            return seed, "ok", ""
+        ok, got = False, failure
     directory = Path(out_dir)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"case-{seed}.mlir"
     path.write_text(text)
+    if case.reference_lines is not None:
+        (directory / f"case-{seed}.reference.mlir").write_text(
+            case.reference_text())
     reason = got if not ok else "outputs differ"
     (directory / f"case-{seed}.txt").write_text(
         f"seed {seed}\npasses: {' '.join(case.pipeline())}\n{reason}\n"
@@ -453,9 +853,20 @@ def main():
     parser.add_argument("--out", default=str(ROOT / "fuzz" / "failures"))
     parser.add_argument("--print", action="store_true",
                         help="print the first case's program and stop")
+    parser.add_argument("--bundle-dir",
+                        help="keep the bundles of the cases that make one "
+                             "here, with commands.txt: threadbind-run "
+                             "--check lines to run on a GPU")
     args = parser.parse_args()
     build = Path(os.environ.get("THREADBIND_BUILD_DIR", ROOT / "build"))
-    opt = shutil.which("threadbind-opt") or str(build / "bin/threadbind-opt")
+    tool = lambda name: shutil.which(name) or str(build / "bin" / name)
+    cuda = Path(os.environ.get("CUDA_PATH", "/usr/local/cuda"))
+    tools = {"opt": tool("threadbind-opt"),
+             "compile": tool("threadbind-compile"),
+             "run": tool("threadbind-run"),
+             "ptxas": shutil.which("ptxas") or (
+                 str(cuda / "bin/ptxas")
+                 if (cuda / "bin/ptxas").exists() else None)}
     if args.print:
         case = Case(args.seed)
         case.build()
@@ -466,7 +877,8 @@ def main():
     counts = {"ok": 0, "mismatch": 0, "crash": 0, "invalid": 0}
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for seed, status, detail in pool.map(
-                lambda s: check(s, opt, args.out), seeds):
+                lambda s: check(s, tools, args.out, args.bundle_dir),
+                seeds):
             counts[status] += 1
             if status != "ok":
                 print(f"seed {seed}: {status} {detail.splitlines()[0] if detail else ''}",

@@ -9,6 +9,7 @@
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Runtime/Bundle.h"
 #include "threadbind/Transforms/EmulateGPULaunch.h"
+#include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Padding.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -373,6 +374,14 @@ static void dropUnusedMain(ModuleOp module) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (main && SymbolTable::symbolKnownUseEmpty(main, module))
     main.erase();
+  // What only @main called: a declaration with llvm.emit_c_interface
+  // (printMemref's, in MLIR's test files) becomes a wrapper calling
+  // _mlir_ciface_<name>, which the bundle would fail to link.
+  for (auto decl :
+       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (decl.isDeclaration() && decl.isPrivate() &&
+        SymbolTable::symbolKnownUseEmpty(decl, module))
+      decl.erase();
 }
 
 /// Renames every symbol `module` defines at its top level (functions with
@@ -432,6 +441,54 @@ static std::string emulateHandWrittenKernels(RewriterBase &rewriter,
   return why;
 }
 
+/// Rewrites every scf.parallel of `module` to count iterations from 0 by
+/// 1, with iv = lb + k * step inside. Upstream's lowering steps the
+/// induction variable itself, which wraps past the end of the index type
+/// (a loop to INT64_MAX, or ub - lb over 2^63) and then runs no iteration
+/// or never stops; the kernels count trips, and the reference must mean
+/// the same loop.
+static void countParallelLoopsInTrips(RewriterBase &rewriter,
+                                      ModuleOp module) {
+  SmallVector<scf::ParallelOp> loops;
+  module.walk([&](scf::ParallelOp loop) { loops.push_back(loop); });
+  for (scf::ParallelOp loop : loops) {
+    if (llvm::all_of(loop.getLowerBound(),
+                     [](Value v) { return isConstantIntValue(v, 0); }) &&
+        llvm::all_of(loop.getStep(),
+                     [](Value v) { return isConstantIntValue(v, 1); }))
+      continue;
+    Location loc = loop.getLoc();
+    rewriter.setInsertionPoint(loop);
+    unsigned numDims = loop.getNumLoops();
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    SmallVector<Value> trips;
+    for (unsigned d = 0; d < numDims; ++d)
+      trips.push_back(createTripCount(rewriter, loc, loop, d));
+    auto counted = scf::ParallelOp::create(
+        rewriter, loc, SmallVector<Value>(numDims, zero), trips,
+        SmallVector<Value>(numDims, one), loop.getInitVals(),
+        /*bodyBuilderFn=*/nullptr);
+    counted->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    Block *body = counted.getBody();
+    // The builder's implicit terminator, if it made one (it makes none
+    // for a loop with results), gives way to the moved body's.
+    if (!body->empty())
+      rewriter.eraseOp(&body->back());
+    rewriter.setInsertionPointToStart(body);
+    SmallVector<Value> ivs;
+    for (unsigned d = 0; d < numDims; ++d) {
+      Value offset = arith::MulIOp::create(rewriter, loc,
+                                           body->getArgument(d),
+                                           loop.getStep()[d]);
+      ivs.push_back(arith::AddIOp::create(rewriter, loc,
+                                          loop.getLowerBound()[d], offset));
+    }
+    rewriter.mergeBlocks(loop.getBody(), body, ivs);
+    rewriter.replaceOp(loop, counted.getResults());
+  }
+}
+
 void threadbind::prepareReferenceModule(ModuleOp module,
                                         MutableArrayRef<BundleEntry> entries) {
   dropUnusedMain(module);
@@ -477,6 +534,7 @@ void threadbind::prepareReferenceModule(ModuleOp module,
   for (auto gpuModule :
        llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>()))
     gpuModule.erase();
+  countParallelLoopsInTrips(rewriter, module);
 
   for (const BundleEntry &entry : entries)
     if (entry.noReference.empty())

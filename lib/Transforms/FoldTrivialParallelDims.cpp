@@ -75,8 +75,10 @@ static bool foldTrivialDims(RewriterBase &rewriter, scf::ParallelOp loop) {
       /*bodyBuilderFn=*/nullptr);
   folded->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *newBody = folded.getBody();
-  // The builder's implicit terminator gives way to the moved body's.
-  rewriter.eraseOp(newBody->getTerminator());
+  // The builder's implicit terminator, if it made one (it makes none for a
+  // loop with results), gives way to the moved body's.
+  if (!newBody->empty())
+    rewriter.eraseOp(&newBody->back());
   SmallVector<Value> ivs(numDims);
   for (unsigned d : once)
     ivs[d] = loop.getLowerBound()[d];

@@ -96,3 +96,28 @@ func.func @wide_span(%a: memref<?xf32>) {
   }
   return
 }
+
+// A loop with results keeps its reduction when a dimension is dropped.
+// CHECK-LABEL: func.func @reduction_row
+// CHECK: %[[R:.*]] = scf.parallel (%[[J:.*]]) = (%c0) to (%{{.*}}) step (%c1) init (%{{.*}}) -> f32
+// CHECK: memref.load %{{.*}}[%c2, %[[J]]]
+// CHECK: scf.reduce
+// CHECK: memref.store %[[R]]
+func.func @reduction_row(%a: memref<?x?xf32>, %out: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  %z = arith.constant 0.0 : f32
+  %r = scf.parallel (%i, %j) = (%c2, %c0) to (%c3, %n) step (%c1, %c1) init (%z) -> f32 {
+    %v = memref.load %a[%i, %j] : memref<?x?xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}

@@ -46,6 +46,7 @@ import argparse
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -806,9 +807,11 @@ def check_bundle(case, text, tools, keep):
             return ("threadbind-run --reference-only failed:\n" +
                     ran.stdout[-2000:] + ran.stderr[-4000:])
         if keep:
+            # Relative to the folder, which travels to the GPU machine.
+            line = [bundle.name, *command[2:], "--check"]
             with open(Path(keep) / "commands.txt", "a") as commands:
-                commands.write(" ".join(
-                    f"'{c}'" for c in command[1:]) + " --check\n")
+                commands.write(" ".join(shlex.quote(c) for c in line) +
+                               "\n")
     return None
 
 

@@ -17,6 +17,9 @@
 #   - with --python, the Python package's GPU tests (NumPy, CuPy and
 #     PyTorch arrays, launch_ptx) on the programs stage-gpu.sh compiled, and
 #     examples/python/compare_torch.py;
+#   - with --fuzz, the fuzz cases stage-gpu.sh kept as bundles
+#     (THREADBIND_STAGE_FUZZ=N), each checked against its CPU reference
+#     under compute-sanitizer memcheck (plainly where it is missing);
 #   - with --reductions, every combiner and type of the reduction mapping
 #     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33,
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
@@ -30,7 +33,7 @@
 set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
-BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0
+BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0 FUZZ=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
@@ -38,9 +41,10 @@ for arg in "$@"; do
   --tails) TAILS=1 ;;
   --reductions) REDUCTIONS=1 ;;
   --python) PYTHON=1 ;;
+  --fuzz) FUZZ=1 ;;
   *)
     echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" \
-      "[--python]" >&2
+      "[--python] [--fuzz]" >&2
     exit 2
     ;;
   esac
@@ -94,6 +98,18 @@ if ((SANITIZE)); then
     done
   else
     echo "compute-sanitizer not found: memcheck skipped"
+  fi
+fi
+
+if ((FUZZ)); then
+  if [[ -f $STAGE/fuzz/commands.txt ]]; then
+    echo "fuzz bundles under: ${MEMCHECK[*]:-no sanitizer}"
+    while read -r line; do
+      eval "set -- $line"
+      checked "fuzz-${1%.so}" "$STAGE/fuzz/$1" "${@:2}"
+    done <"$STAGE/fuzz/commands.txt"
+  else
+    echo "no fuzz bundles staged (THREADBIND_STAGE_FUZZ=N stage-gpu.sh)"
   fi
 fi
 

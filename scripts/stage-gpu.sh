@@ -78,6 +78,15 @@ if [[ -x $NVCC ]]; then
 else
   echo "    no nvcc: CUB comparison not staged"
 fi
+if [[ -n ${THREADBIND_STAGE_FUZZ:-} ]]; then
+  echo "==> fuzz cases (${THREADBIND_STAGE_FUZZ} from seed ${THREADBIND_STAGE_FUZZ_SEED:-1})"
+  # Each case is checked on the CPU here; those that make a bundle keep it,
+  # with the threadbind-run --check line gpu-check.sh --fuzz runs.
+  /usr/bin/python3 "$THREADBIND_ROOT/fuzz/loopnest_fuzz.py" \
+    --cases "$THREADBIND_STAGE_FUZZ" --seed "${THREADBIND_STAGE_FUZZ_SEED:-1}" \
+    --bundle-dir "$STAGE/fuzz" --out "$STAGE/fuzz-failures" | tail -1
+  rm -f "$STAGE"/fuzz/*.mlir "$STAGE"/fuzz/*.ptx "$STAGE"/fuzz/*.cubin
+fi
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"
 
 echo "==> python"

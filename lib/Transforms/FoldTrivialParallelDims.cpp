@@ -5,15 +5,18 @@
 //===----------------------------------------------------------------------===//
 //
 // What upstream's canonicalization does to scf.parallel dimensions that run
-// no iteration or one, but for one thing: a loop whose every dimension
-// runs once stays a loop. Upstream inlines its body into the function,
-// which leaves its stores on the host, where a bundle's memrefs are device
-// pointers, and the program without the kernel the user wrote a loop for.
+// no iteration or one, but for two things: a loop whose every dimension
+// runs once stays a loop, and so does a loop that runs no iteration and
+// whose results are stored. Upstream inlines the first's body into the
+// function and replaces the second by its init values, which leaves the stores on the
+// host, where a bundle's memrefs are device pointers, and the program
+// without the kernel the user wrote a loop for.
 //
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -49,7 +52,13 @@ static bool foldTrivialDims(RewriterBase &rewriter, scf::ParallelOp loop) {
   for (unsigned d = 0; d < numDims; ++d) {
     std::optional<int64_t> trips = getTrivialTripCount(loop, d);
     if (trips && *trips == 0) {
-      // No iteration at all: the results are the init values.
+      // No iteration at all: the results are the init values. A loop
+      // whose results are only stored stays, though: folded, the stores
+      // would be host code, which a bundle cannot run on device memory;
+      // the reduction mapping writes them from a kernel.
+      if (loop.getNumResults() != 0 &&
+          llvm::all_of(loop->getUsers(), llvm::IsaPred<memref::StoreOp>))
+        return false;
       rewriter.replaceOp(loop, loop.getInitVals());
       return true;
     }

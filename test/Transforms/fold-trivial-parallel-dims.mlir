@@ -121,3 +121,26 @@ func.func @reduction_row(%a: memref<?x?xf32>, %out: memref<1xf32>) {
   memref.store %r, %out[%c0] : memref<1xf32>
   return
 }
+
+// No iteration, the result only stored: the loop stays, so the store is
+// the reduction kernel's, not host code on device memory.
+// CHECK-LABEL: func.func @no_trips_stored
+// CHECK: %[[R:.*]] = scf.parallel
+// CHECK: memref.store %[[R]]
+// MAP-LABEL: func.func @no_trips_stored
+// MAP: gpu.launch
+func.func @no_trips_stored(%a: memref<8xf32>, %out: memref<1xf32>, %init: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.parallel (%i) = (%c8) to (%c0) step (%c1) init (%init) -> f32 {
+    %v = memref.load %a[%i] : memref<8xf32>
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<1xf32>
+  return
+}

@@ -158,7 +158,9 @@ cl::opt<bool> fpContract(
 cl::opt<std::string>
     manifestFilename("manifest",
                      cl::desc("Where to write the JSON launch manifest "
-                              "(default: next to -o, as <stem>.manifest.json)"),
+                              "(default: beside a regular -o file, as "
+                              "<output>.manifest.json; none for -o - or a "
+                              "device)"),
                      cl::value_desc("file"), cl::cat(category));
 // One run can leave every form a user wants to keep: the main output plus
 // these, each written only if the whole compilation succeeds.

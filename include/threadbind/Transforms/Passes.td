@@ -245,8 +245,10 @@ def FoldTrivialParallelDimsPass
     replaced by its init values; dimensions with one trip are dropped, their
     induction variables replaced by their lower bounds. Unlike upstream's
     canonicalization, a loop whose every dimension runs once keeps one of
-    them: it stays a loop, so it still becomes a kernel, rather than code on
-    the host. `threadbind-normalize` runs this in place of upstream's
+    them, and a loop that runs no iteration and whose results are only
+    stored is kept whole:
+    each stays a loop, so it still becomes a kernel (the second one writing
+    its init values), rather than code on the host. `threadbind-normalize` runs this in place of upstream's
     folding.
   }];
   let dependentDialects = ["scf::SCFDialect"];

@@ -58,3 +58,26 @@ func.func @wide_sum(%out: memref<?xf32>) {
   memref.store %r, %out[%c0] : memref<?xf32>
   return
 }
+
+// No iteration, the sum stored: the bundle keeps the loop as a kernel
+// that writes the init (it used to fold, leaving a host store the bundle
+// refused; found by the fuzzer).
+// RUN: timeout 120 threadbind-run %t/b.so --entry empty_sum --size 1 --reference-only --print | FileCheck %s --check-prefix=EMPTY
+// EMPTY: reference arg0: sum 5,
+func.func @empty_sum(%out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %lb = arith.constant 9223372036854775807 : index
+  %ub = arith.constant -9223372036854775808 : index
+  %c1 = arith.constant 1 : index
+  %init = arith.constant 5.0 : f32
+  %v = arith.constant 1.5 : f32
+  %r = scf.parallel (%i) = (%lb) to (%ub) step (%c1) init (%init) -> f32 {
+    scf.reduce(%v : f32) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      scf.reduce.return %s : f32
+    }
+  }
+  memref.store %r, %out[%c0] : memref<?xf32>
+  return
+}

@@ -19,6 +19,8 @@
 #include "threadbind/Runtime/Runtime.h"
 
 #include <dlfcn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -433,11 +435,17 @@ int runReference(const ThreadBindEntry &entry, std::vector<Argument> &args) {
   if (pipe(fds) != 0)
     return runError("cannot create a pipe for the CPU reference");
   std::fflush(stdout);
+  pid_t parent = getpid();
   pid_t child = fork();
   if (child < 0)
     return runError("cannot fork the CPU reference");
   if (child == 0) {
     close(fds[0]);
+    // A runner killed (a timeout, ^C) takes its reference with it, rather
+    // than leaving it to spin in a loop that never ends.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(1);
     // A failed bounds check prints what it found, then aborts: unbuffered,
     // the message survives the abort.
     std::setvbuf(stdout, nullptr, _IONBF, 0);

@@ -319,16 +319,7 @@ class Case:
         accumulate = rng.random() < 0.3
 
         def store(v):
-            if accumulate:
-                old = self.fresh("o")
-                self.emit(f"    {old} = memref.load %out[{out_idx}] : "
-                          f"{mt(out_shape)}")
-                total = self.fresh()
-                add = "addf" if is_float(t) else "addi"
-                self.emit(f"    {total} = arith.{add} {old}, {v} : {t}")
-                v = total
-            self.emit(f"    memref.store {v}, %out[{out_idx}] : "
-                      f"{mt(out_shape)}")
+            self.store(t, v, out_idx, mt(out_shape), accumulate)
 
         kind = rng.choice(["plain", "uniform", "divergent", "one-sided"])
         if kind == "plain":
@@ -359,6 +350,19 @@ class Case:
         if shifted:
             self.scalars.append(("off", "index", rng.randint(0, 2)))
         self.results = ["out"]
+
+    def store(self, t, value, where, memref_type, accumulate):
+        """Stores `value` at %out[where], or adds it to what is there (an
+        iteration run twice then shows)."""
+        if accumulate:
+            old = self.fresh("o")
+            self.emit(f"    {old} = memref.load %out[{where}] : "
+                      f"{memref_type}")
+            total = self.fresh()
+            add = "addf" if is_float(t) else "addi"
+            self.emit(f"    {total} = arith.{add} {old}, {value} : {t}")
+            value = total
+        self.emit(f"    memref.store {value}, %out[{where}] : {memref_type}")
 
     def subview(self, t, shape, dynamic):
         """A view of `%in0` (of `shape`) from row %off, 2 rows shorter."""
@@ -593,17 +597,8 @@ class Case:
             self.emit("  }")
             self.emit(f"  memref.store %red, %out[%c0] : {mt(out_shape)}")
         else:
-            where = ", ".join(ks)
-            if rng.random() < 0.5:
-                old = self.fresh("o")
-                self.emit(f"    {old} = memref.load %out[{where}] : "
-                          f"{mt(out_shape)}")
-                total = self.fresh()
-                add = "addf" if is_float(t) else "addi"
-                self.emit(f"    {total} = arith.{add} {old}, {value} : {t}")
-                value = total
-            self.emit(f"    memref.store {value}, %out[{where}] : "
-                      f"{mt(out_shape)}")
+            self.store(t, value, ", ".join(ks), mt(out_shape),
+                       rng.random() < 0.5)
             self.emit("    scf.reduce")
             self.emit("  }")
         self.emit("  return")

@@ -91,9 +91,6 @@ class Case:
         self.lines = []
         self.tmp = 0
         self.name = "kernel"
-        # Whether normalisation may fold a dimension away (a static trip
-        # count of 0 or 1), which leaves a dim-order naming too many.
-        self.trivial = False
         # For loops whose bounds upstream's CPU lowering cannot run (it
         # overflows near the ends of the index type): the same kernel
         # written over iteration numbers, the reference to compare with.
@@ -186,8 +183,10 @@ class Case:
         if self.reference_lines is not None:
             self.reference_lines += self.lines[kernel_end:]
         # A dimension order, once the loop's dimensions are known: the
-        # bound ones are at most 3, and more are linearised onto z.
-        if rng.random() < 0.15 and not self.trivial:
+        # bound ones are at most 3, and more are linearised onto z. It names
+        # the dimensions as written, one-trip ones that normalisation folds
+        # away included.
+        if rng.random() < 0.15:
             order = list(range(min(self.dims, 3)))
             rng.shuffle(order)
             self.options["map"] += " dim-order=" + ",".join(map(str, order))
@@ -258,9 +257,6 @@ class Case:
         self.emit(f"func.func {mlir_symbol(self.name)}({', '.join(args)}) {{")
         # A bundle takes no i1 arguments: the flag comes as an i32.
         self.emit("    %flag = arith.trunci %flagi : i32 to i1")
-        self.trivial = not dynamic and any(
-            -(-(e - lb) // st) <= 1 for e, lb, st in zip(
-                [out_shape[perm.index(d)] for d in range(dims)], lbs, steps))
         for v in sorted(set(lbs + steps + [0, 1, 2])):
             self.emit(f"    %c{v} = arith.constant {v} : index")
         views = {j: (f"%in{j}", mt(arrays[j])) for j in range(nin)}
@@ -538,7 +534,6 @@ class Case:
                 if passed:
                     args.append(f"{name}: index")
                     scalars.append((f"{what}{d}", "index", value))
-        self.trivial = not passed and any(n <= 1 for n in trips)
         prologue = [f"func.func {mlir_symbol(self.name)}({', '.join(args)}) {{",
                     "    %c0 = arith.constant 0 : index",
                     "    %c1 = arith.constant 1 : index"]

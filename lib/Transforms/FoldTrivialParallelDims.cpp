@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -27,6 +28,7 @@ namespace mlir::threadbind {
 } // namespace mlir::threadbind
 
 using namespace mlir;
+using namespace mlir::threadbind;
 
 /// The static trip count of dimension `d` of `loop`, if it is 0 or 1.
 static std::optional<int64_t> getTrivialTripCount(scf::ParallelOp loop,
@@ -83,6 +85,15 @@ static bool foldTrivialDims(RewriterBase &rewriter, scf::ParallelOp loop) {
       pick(loop.getUpperBound()), pick(loop.getStep()), loop.getInitVals(),
       /*bodyBuilderFn=*/nullptr);
   folded->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  // Which dimensions as written the kept ones are, through any earlier
+  // folding, for dim-order.
+  SmallVector<int64_t> written;
+  auto before = loop->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+  for (unsigned d : kept)
+    written.push_back(before ? before[d] : d);
+  if (!loop->hasAttr(kWrittenRankAttr))
+    folded->setAttr(kWrittenRankAttr, rewriter.getI64IntegerAttr(numDims));
+  folded->setAttr(kWrittenDimsAttr, rewriter.getDenseI64ArrayAttr(written));
   Block *newBody = folded.getBody();
   // The builder's implicit terminator, if it made one (it makes none for a
   // loop with results), gives way to the moved body's.

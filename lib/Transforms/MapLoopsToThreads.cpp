@@ -405,14 +405,28 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   unsigned numDims = loop.getNumLoops();
 
   // Order the dimensions: forced ones first, the analysis ranks the rest.
+  // dim-order names the dimensions as written; those normalisation folded
+  // (one trip) are gone.
+  auto written = loop->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+  auto writtenRank = loop->getAttrOfType<IntegerAttr>(kWrittenRankAttr);
+  int64_t rank = written && writtenRank ? writtenRank.getInt() : numDims;
   SmallVector<unsigned> order;
+  SmallVector<int64_t> named;
   for (int64_t d : options.dimOrder) {
-    if (d >= static_cast<int64_t>(numDims) || llvm::is_contained(order, d))
+    if (d >= rank || llvm::is_contained(named, d))
       return loop.emitOpError("dim-order ")
-             << d << " is not a distinct dimension of this " << numDims
+             << d << " is not a distinct dimension of this " << rank
              << "-D loop";
-    order.push_back(static_cast<unsigned>(d));
+    named.push_back(d);
+    if (!written || !writtenRank) {
+      order.push_back(static_cast<unsigned>(d));
+      continue;
+    }
+    const int64_t *it = llvm::find(written.asArrayRef(), d);
+    if (it != written.asArrayRef().end())
+      order.push_back(static_cast<unsigned>(it - written.asArrayRef().begin()));
   }
+  bool forced = !order.empty();
   SmallVector<std::optional<int64_t>> trips;
   for (unsigned d = 0; d < numDims; ++d)
     trips.push_back(staticTripCount(loop, d));
@@ -421,8 +435,7 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   for (unsigned d : ranking.order)
     if (!llvm::is_contained(order, d))
       order.push_back(d);
-  plan.reason =
-      options.dimOrder.empty() ? ranking.reason : "forced by dim-order";
+  plan.reason = forced ? "forced by dim-order" : ranking.reason;
 
   // x and y take one dimension each; z takes the rest, linearised in loop
   // order so the innermost of them varies fastest.
@@ -885,12 +898,20 @@ void MapLoopsToThreadsPass::runOnOperation() {
 
     for (auto [loop, plan] : llvm::zip_equal(loops, plans)) {
       if (emitRemarks) {
+        // Dimensions are named as written, before one-trip ones folded.
+        scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;
+        auto written =
+            bound->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+        auto asWritten = [&](unsigned d) -> int64_t {
+          return written && d < written.size() ? written[d] : d;
+        };
         InFlightDiagnostic remark = loop.emitRemark();
         remark << "bound to gpu.launch: ";
         if (plan.innerLoop)
           remark << "one iteration per block, nested ";
         remark << "loop dimension "
-               << plan.groups[0].front() << " on threadIdx.x because "
+               << asWritten(plan.groups[0].front())
+               << " on threadIdx.x because "
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
                << policyName(mappingOptions.gridPolicy) << " grid";
@@ -903,9 +924,12 @@ void MapLoopsToThreadsPass::runOnOperation() {
         }
         if (plan.groups.size() == 3 && plan.groups[2].size() > 1) {
           remark << "; dimensions ";
-          llvm::interleaveComma(plan.groups[2], remark);
+          llvm::interleaveComma(
+              llvm::map_range(plan.groups[2], asWritten), remark);
           remark << " linearised onto z";
         }
+        if (written)
+          remark << "; its dimensions that run once were folded away";
       }
       LDBG() << "mapping " << loop.getNumLoops() << "-D loop at "
              << loop.getLoc();

@@ -44,9 +44,12 @@ func.func @all_once_2d(%a: memref<8x8xf32>) {
 }
 
 // A one-trip dimension beside a real one is dropped.
+// It remembers which dimensions as written the kept ones are, for
+// dim-order.
 // CHECK-LABEL: func.func @mixed
 // CHECK: scf.parallel (%[[J:.*]]) = (%c0) to (%c8) step (%c1)
 // CHECK: memref.store %{{.*}}, %{{.*}}[%c7, %[[J]]]
+// CHECK: threadbind.written_dims = array<i64: 1>, threadbind.written_rank = 2
 func.func @mixed(%a: memref<8x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -45,11 +45,19 @@ inline constexpr StringLiteral kGridPolicyAttr = "threadbind.grid_policy";
 inline constexpr StringLiteral kUnswitchRejectedAttr =
     "threadbind.unswitch_rejected";
 
+/// On an `scf.parallel` whose one-trip dimensions
+/// threadbind-fold-trivial-parallel-dims dropped: the dimension each of its
+/// dimensions was as written (an array of i64), and how many there were
+/// (an i64). `dim-order` names the dimensions as written.
+inline constexpr StringLiteral kWrittenDimsAttr = "threadbind.written_dims";
+inline constexpr StringLiteral kWrittenRankAttr = "threadbind.written_rank";
+
 /// The marks one pass leaves for another. A program cannot be trusted to
 /// carry them honestly, so the pipelines strip them from their input
 /// (threadbind-strip-internal-marks).
 inline constexpr StringLiteral kInternalMarks[] = {
-    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr};
+    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr, kWrittenDimsAttr,
+    kWrittenRankAttr};
 
 /// On an `scf.parallel` (carried to its `gpu.launch`): the tail strategy for
 /// that loop, overriding the pass option ("split", "pad" or "keep").

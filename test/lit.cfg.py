@@ -55,6 +55,9 @@ config.substitutions.append(
     ("%threadbind_runner",
      os.path.join(config.threadbind_tools_dir, "threadbind-run")))
 config.substitutions.append(
+    ("%threadbind_test_plugin",
+     os.path.join(config.threadbind_lib_dir, "ThreadBindTestPlugin" + shlib)))
+config.substitutions.append(
     ("%threadbind_plugin",
      os.path.join(config.threadbind_lib_dir, "ThreadBindPlugin" + shlib)))
 config.substitutions.append(

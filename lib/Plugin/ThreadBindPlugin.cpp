@@ -10,7 +10,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestPasses.h"
 #include "threadbind/InitAllPasses.h"
 
 #include "mlir/Tools/Plugins/PassPlugin.h"
@@ -19,8 +18,6 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "ThreadBind", LLVM_VERSION_STRING, []() {
-            mlir::threadbind::registerAllPasses();
-            mlir::threadbind::test::registerThreadBindTestPasses();
-          }};
+  return {MLIR_PLUGIN_API_VERSION, "ThreadBind", LLVM_VERSION_STRING,
+          []() { mlir::threadbind::registerAllPasses(); }};
 }

@@ -1,8 +1,10 @@
-// Debian's own mlir-opt loads the ThreadBind plugin and runs its passes.
+// Debian's own mlir-opt loads the ThreadBind plugin and runs its passes;
+// the test passes come from a plugin of their own, which users never need.
 // (Not in a sanitized build: mlir-opt has no sanitizer runtime to load it.)
 // UNSUPPORTED: sanitizers
-// RUN: mlir-opt --load-pass-plugin=%threadbind_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' | FileCheck %s
+// RUN: mlir-opt --load-pass-plugin=%threadbind_plugin --load-pass-plugin=%threadbind_test_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' | FileCheck %s
 // RUN: mlir-opt --load-pass-plugin=%threadbind_plugin --help | FileCheck %s --check-prefix=HELP
+// RUN: not mlir-opt --load-pass-plugin=%threadbind_plugin %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 // RUN: not mlir-opt %s -pass-pipeline='builtin.module(threadbind-test-emulate-gpu-launch)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 // The README's form for the mapping: named in --pass-pipeline it runs; as
 // a flag mlir-opt refuses it, having parsed its flags before the plugin
@@ -13,7 +15,8 @@
 // MAP: gpu.launch
 // FLAG: Unknown command line argument '-threadbind-map-to-gpu'
 
-// HELP: --threadbind-test-emulate-gpu-launch
+// HELP: --threadbind-map-loops-to-threads
+// HELP-NOT: threadbind-test-
 // NOPLUGIN: 'threadbind-test-emulate-gpu-launch' does not refer to a registered pass
 
 // CHECK-LABEL: func.func @store_tid

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "threadbind/Driver/Bundle.h"
+#include "threadbind/Driver/BundleBuilder.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"

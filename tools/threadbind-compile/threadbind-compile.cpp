@@ -20,7 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Analysis/Uniformity.h"
-#include "threadbind/Driver/Bundle.h"
+#include "threadbind/Driver/BundleBuilder.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/OutputFiles.h"

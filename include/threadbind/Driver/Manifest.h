@@ -15,7 +15,7 @@
 #ifndef THREADBIND_DRIVER_MANIFEST_H
 #define THREADBIND_DRIVER_MANIFEST_H
 
-#include "threadbind/Driver/Bundle.h"
+#include "threadbind/Driver/BundleBuilder.h"
 #include "threadbind/Driver/Ptxas.h"
 
 #include "mlir/IR/Value.h"

@@ -1,4 +1,4 @@
-//===- Bundle.h - Build a host shared library with the kernels --*- C++ -*-===//
+//===- BundleBuilder.h - Build a host shared library of kernels -*- C++ -*-===//
 //
 // Part of the ThreadBind project.
 //
@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef THREADBIND_DRIVER_BUNDLE_H
-#define THREADBIND_DRIVER_BUNDLE_H
+#ifndef THREADBIND_DRIVER_BUNDLEBUILDER_H
+#define THREADBIND_DRIVER_BUNDLEBUILDER_H
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -165,4 +165,4 @@ llvm::StructType *getBundleEntryType(llvm::LLVMContext &context);
 
 } // namespace mlir::threadbind
 
-#endif // THREADBIND_DRIVER_BUNDLE_H
+#endif // THREADBIND_DRIVER_BUNDLEBUILDER_H

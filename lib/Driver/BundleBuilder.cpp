@@ -1,10 +1,10 @@
-//===- Bundle.cpp - Build a host shared library with the kernels ----------===//
+//===- BundleBuilder.cpp - Build a host shared library of kernels ---------===//
 //
 // Part of the ThreadBind project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "threadbind/Driver/Bundle.h"
+#include "threadbind/Driver/BundleBuilder.h"
 
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Runtime/Bundle.h"

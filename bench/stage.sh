@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$ROOT/scripts/setup.sh"
 STAGE=${1:-$ROOT/.device/bench}
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
-CHIP=${CHIP:-sm_90}
+CHIP=${CHIP:-$(threadbind-compile --print-default-chip)}
 
 rm -rf "$STAGE"
 mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/cubin" "$STAGE/reductions"

@@ -40,6 +40,8 @@ echo "==> ptxas: $( ((have_ptxas)) && echo "$threadbind_ptxas" || echo "not foun
 echo "==> GPU: $( ((have_gpu)) && echo present || echo "none (bundles run their CPU reference only)")"
 
 failures=0
+# The chip threadbind-compile targets without --chip.
+chip=$(threadbind-compile --print-default-chip)
 for example in "$THREADBIND_ROOT"/examples/*.mlir; do
   name=$(basename "$example" .mlir)
   echo
@@ -59,13 +61,13 @@ for example in "$THREADBIND_ROOT"/examples/*.mlir; do
     failures=$((failures + 1))
   fi
 
-  threadbind-compile "$example" --chip sm_90 -o "$OUT_DIR/$name.ptx"
+  threadbind-compile "$example" -o "$OUT_DIR/$name.ptx"
   echo "    PTX: $(grep -c '^.visible .entry' "$OUT_DIR/$name.ptx") kernel(s)," \
     "$OUT_DIR/$name.ptx"
   if ((have_ptxas)); then
-    threadbind-compile "$example" --chip sm_90 --emit cubin \
+    threadbind-compile "$example" --emit cubin \
       -o "$OUT_DIR/$name.cubin" --manifest "$OUT_DIR/$name.cubin.json"
-    sed -n 's/.*"registers": \([0-9]*\).*/    ptxas sm_90: \1 registers per thread/p' \
+    sed -n "s/.*\"registers\": \([0-9]*\).*/    ptxas $chip: \1 registers per thread/p" \
       "$OUT_DIR/$name.cubin.json"
   fi
 

@@ -71,9 +71,10 @@ compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
 if [[ -x $NVCC ]]; then
   mkdir -p "$STAGE/cub"
-  "$NVCC" -O3 -arch=sm_90 "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
+  chip=$(threadbind-compile --print-default-chip)
+  "$NVCC" -O3 -arch="$chip" "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
     -o "$STAGE/cub/cub_sum"
-  "$NVCC" -O3 -arch=sm_90 "$THREADBIND_ROOT/bench/reductions/hand_reductions.cu" \
+  "$NVCC" -O3 -arch="$chip" "$THREADBIND_ROOT/bench/reductions/hand_reductions.cu" \
     -o "$STAGE/cub/hand_reductions"
 else
   echo "    no nvcc: CUB comparison not staged"

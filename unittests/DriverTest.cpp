@@ -82,8 +82,15 @@ TEST(BundleTableTest, LLVMLayoutMatchesTheCHeader) {
          offsetof(ThreadBindEntry, requirements)});
 }
 
+/// The per-SM limits of `chip`, from the one chip table.
+static std::optional<SMLimits> chipLimits(StringRef chip) {
+  if (std::optional<ChipInfo> info = lookupChip(chip))
+    return info->sm;
+  return std::nullopt;
+}
+
 TEST(OccupancyTest, RegistersLimitWarpsInUnitsOf256) {
-  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  std::optional<SMLimits> h100 = chipLimits("sm_90");
   ASSERT_TRUE(h100);
   // 32 registers: 8 blocks of 256, the whole SM.
   EXPECT_EQ(residentBlocks(*h100, 256, 32, 0), 8u);
@@ -99,7 +106,7 @@ TEST(OccupancyTest, RegistersLimitWarpsInUnitsOf256) {
 }
 
 TEST(OccupancyTest, BlockCountAndSharedMemoryLimit) {
-  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  std::optional<SMLimits> h100 = chipLimits("sm_90");
   ASSERT_TRUE(h100);
   // 32 blocks at most, whatever their size.
   EXPECT_EQ(residentBlocks(*h100, 32, 16, 0), 32u);
@@ -110,15 +117,14 @@ TEST(OccupancyTest, BlockCountAndSharedMemoryLimit) {
   EXPECT_EQ(residentBlocks(*h100, 4096, 32, 0), 0u);
   EXPECT_EQ(residentBlocks(*h100, 256, 256, 0), 0u);
   // An sm_86 SM holds 1536 threads: one block of 1024.
-  std::optional<SMLimits> a10 = lookupSMLimits("sm_86");
+  std::optional<SMLimits> a10 = chipLimits("sm_86");
   ASSERT_TRUE(a10);
   EXPECT_EQ(residentBlocks(*a10, 1024, 32, 0), 1u);
   EXPECT_EQ(residentBlocks(*a10, 512, 32, 0), 3u);
-  EXPECT_FALSE(lookupSMLimits("sm_52"));
 }
 
 TEST(OccupancyTest, ChoosesTheSizeBestForTheWorstKernel) {
-  std::optional<SMLimits> h100 = lookupSMLimits("sm_90");
+  std::optional<SMLimits> h100 = chipLimits("sm_90");
   ASSERT_TRUE(h100);
   SmallVector<unsigned> sizes = {128, 256, 512, 1024};
   // Light kernels fill the SM at any size but 1024 with 40 registers: the
@@ -168,27 +174,6 @@ ptxas info    : Compile time = 24.289 ms
   EXPECT_EQ(kernels[1].sharedBytes, 4096u);
   EXPECT_EQ(kernels[1].barriers, 1u);
   EXPECT_TRUE(parsePtxasReport("").empty());
-}
-
-TEST(PtxasLookupTest, ExplicitToolkitWithoutPtxasIsAnError) {
-  llvm::Expected<std::string> found = findPtxas("/nonexistent/cuda");
-  ASSERT_FALSE(static_cast<bool>(found));
-  std::string message = llvm::toString(found.takeError());
-  EXPECT_NE(message.find("/nonexistent/cuda/bin/ptxas"), std::string::npos)
-      << message;
-}
-
-TEST(ChipTest, KnownChipsAndTheirPtxVersions) {
-  std::optional<ChipInfo> sm90 = lookupChip("sm_90");
-  ASSERT_TRUE(sm90);
-  EXPECT_EQ(sm90->getFeatures(), "+ptx78");
-  EXPECT_EQ(sm90->getPtxVersionString(), "7.8");
-  std::optional<ChipInfo> sm80 = lookupChip("sm_80");
-  ASSERT_TRUE(sm80);
-  EXPECT_EQ(sm80->getPtxVersionString(), "7.0");
-  EXPECT_FALSE(lookupChip("sm_50"));
-  EXPECT_FALSE(lookupChip("gfx90a"));
-  EXPECT_NE(getSupportedChipList().find("sm_80, sm_86"), std::string::npos);
 }
 
 TEST(DescribeHostValueTest, ExpressionsOverFunctionArguments) {

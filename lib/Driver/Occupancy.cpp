@@ -6,7 +6,6 @@
 
 #include "threadbind/Driver/Occupancy.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -15,24 +14,6 @@
 
 using namespace mlir;
 using namespace mlir::threadbind;
-
-std::optional<SMLimits> threadbind::lookupSMLimits(StringRef chip) {
-  // Threads, blocks, registers, register unit, registers a thread, shared
-  // memory, shared memory reserved a block (CUDA C Programming Guide,
-  // "Technical Specifications per Compute Capability").
-  constexpr unsigned KiB = 1024;
-  return llvm::StringSwitch<std::optional<SMLimits>>(chip)
-      .Case("sm_75", SMLimits{1024, 16, 65536, 256, 255, 64 * KiB, 0})
-      .Case("sm_80", SMLimits{2048, 32, 65536, 256, 255, 164 * KiB, KiB})
-      .Case("sm_86", SMLimits{1536, 16, 65536, 256, 255, 100 * KiB, KiB})
-      .Case("sm_87", SMLimits{2048, 32, 65536, 256, 255, 164 * KiB, KiB})
-      .Case("sm_89", SMLimits{1536, 24, 65536, 256, 255, 100 * KiB, KiB})
-      .Cases("sm_90", "sm_90a",
-             SMLimits{2048, 32, 65536, 256, 255, 228 * KiB, KiB})
-      .Cases("sm_100", "sm_100a",
-             SMLimits{2048, 32, 65536, 256, 255, 228 * KiB, KiB})
-      .Default(std::nullopt);
-}
 
 unsigned threadbind::residentBlocks(const SMLimits &limits,
                                     unsigned threadsPerBlock,

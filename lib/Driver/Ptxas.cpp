@@ -19,37 +19,6 @@
 using namespace mlir;
 using namespace mlir::threadbind;
 
-llvm::Expected<std::string> threadbind::findPtxas(StringRef cudaPath) {
-  SmallVector<std::string> tried;
-  auto tryDir = [&](StringRef dir) -> std::optional<std::string> {
-    SmallString<256> path(dir);
-    llvm::sys::path::append(path, "bin", "ptxas");
-    tried.push_back(std::string(path));
-    if (llvm::sys::fs::can_execute(path))
-      return std::string(path);
-    return std::nullopt;
-  };
-  if (!cudaPath.empty()) {
-    // An explicit toolkit is the only place looked in: a user who names one
-    // must not silently get another.
-    if (std::optional<std::string> found = tryDir(cudaPath))
-      return *found;
-  } else {
-    if (const char *env = std::getenv("CUDA_PATH"))
-      if (std::optional<std::string> found = tryDir(env))
-        return *found;
-    if (std::optional<std::string> found = tryDir("/usr/local/cuda"))
-      return *found;
-    if (llvm::ErrorOr<std::string> found =
-            llvm::sys::findProgramByName("ptxas"))
-      return *found;
-    tried.push_back("ptxas on PATH");
-  }
-  return llvm::createStringError(
-      "ptxas not found (looked for " + llvm::join(tried, ", ") +
-      "); install the CUDA toolkit or pass --cuda-path");
-}
-
 SmallVector<PtxasKernelInfo> threadbind::parsePtxasReport(StringRef report) {
   SmallVector<PtxasKernelInfo> kernels;
   llvm::Regex properties("Function properties for ([A-Za-z0-9_$.]+)");

@@ -20,53 +20,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-
-#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::threadbind;
-
-//===----------------------------------------------------------------------===//
-// Chips
-//===----------------------------------------------------------------------===//
-
-// Each pairs a chip with the lowest PTX ISA version that supports it. All of
-// them assemble with CUDA 13's ptxas; sm_50 to sm_72 are no longer accepted
-// by it.
-static constexpr ChipInfo kChips[] = {
-    {"sm_75", 63},  {"sm_80", 70},   {"sm_86", 71},  {"sm_87", 74},
-    {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80}, {"sm_100", 86},
-    {"sm_100a", 86}, {"sm_120", 87}, {"sm_120a", 87},
-};
-
-std::string ChipInfo::getFeatures() const {
-  return llvm::formatv("+ptx{0}", ptxVersion);
-}
-
-std::string ChipInfo::getPtxVersionString() const {
-  return llvm::formatv("{0}.{1}", ptxVersion / 10, ptxVersion % 10);
-}
-
-ArrayRef<ChipInfo> threadbind::getSupportedChips() { return kChips; }
-
-std::optional<ChipInfo> threadbind::lookupChip(StringRef name) {
-  for (const ChipInfo &chip : kChips)
-    if (chip.name == name)
-      return chip;
-  return std::nullopt;
-}
-
-std::string threadbind::getSupportedChipList() {
-  std::string list;
-  llvm::raw_string_ostream os(list);
-  llvm::interleaveComma(kChips, os,
-                        [&](const ChipInfo &chip) { os << chip.name; });
-  return list;
-}
 
 //===----------------------------------------------------------------------===//
 // Stages
@@ -204,35 +160,6 @@ void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format,
   binary.compilationTarget = format.str();
   binary.toolkitPath = toolkitPath.str();
   pm.addPass(createGpuModuleToBinaryPass(binary));
-}
-
-std::optional<std::string>
-threadbind::findLibdeviceToolkit(StringRef cudaPath) {
-  auto holdsLibdevice = [](StringRef dir) {
-    SmallString<256> path(dir);
-    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
-    return llvm::sys::fs::exists(path);
-  };
-  if (!cudaPath.empty())
-    return holdsLibdevice(cudaPath) ? std::optional(cudaPath.str())
-                                    : std::nullopt;
-  // The variables MLIR's NVVM target reads, in its order, then where
-  // threadbind-compile looks for ptxas. Without this, whether kernels link
-  // libdevice would depend on the caller's environment (lit clears it).
-  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (const char *env = std::getenv(var); env && holdsLibdevice(env))
-      return std::string(env);
-  if (holdsLibdevice("/usr/local/cuda"))
-    return std::string("/usr/local/cuda");
-  llvm::ErrorOr<std::string> ptxas = llvm::sys::findProgramByName("ptxas");
-  SmallString<256> real;
-  if (ptxas && !llvm::sys::fs::real_path(*ptxas, real)) {
-    StringRef root =
-        llvm::sys::path::parent_path(llvm::sys::path::parent_path(real));
-    if (holdsLibdevice(root))
-      return root.str();
-  }
-  return std::nullopt;
 }
 
 LogicalResult threadbind::buildToPTXPipeline(

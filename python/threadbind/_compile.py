@@ -135,7 +135,7 @@ def _source_path(source_or_path):
     return path
 
 
-def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
+def compile(source_or_path, chip=None, output_dir=None, **pass_options):
     """Compiles MLIR text or a .mlir file with threadbind-compile.
 
     Keyword arguments become threadbind-compile flags (threads_per_block=128
@@ -175,7 +175,8 @@ def compile(source_or_path, chip="sm_90", output_dir=None, **pass_options):
         # One run writes every form; the cubin needs ptxas, without which
         # the bundle carries PTX for the driver and the run is repeated
         # without it.
-        args = [str(source), f"--chip={chip}", *_flags(pass_options),
+        args = [str(source), *([f"--chip={chip}"] if chip else []),
+                *_flags(pass_options),
                 "--emit=bundle", "-o", str(work / "program.so"),
                 f"--manifest={work / 'program.manifest.json'}",
                 f"--save-mlir={work / 'bound.mlir'}",

@@ -86,7 +86,11 @@ cl::opt<EmitKind> emitKind(
                           "a host shared library with the kernels")),
     cl::cat(category));
 cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
-                              cl::init("sm_90"), cl::cat(category));
+                              cl::init(kDefaultChip.str()), cl::cat(category));
+cl::opt<bool> printDefaultChip(
+    "print-default-chip",
+    cl::desc("Print the chip compiled for without --chip, and exit"),
+    cl::cat(category));
 cl::opt<unsigned> optLevel("opt-level",
                            cl::desc("LLVM optimisation level for the device"),
                            cl::init(3), cl::cat(category));
@@ -466,6 +470,10 @@ int main(int argc, char **argv) {
       "ThreadBind compiler driver: parallel loops to bound MLIR, device LLVM "
       "IR, PTX or cubin\n");
 
+  if (printDefaultChip) {
+    llvm::outs() << kDefaultChip << "\n";
+    return 0;
+  }
   std::optional<ChipInfo> chip = lookupChip(chipName);
   if (!chip)
     return fail("unsupported chip '" + chipName +
@@ -492,10 +500,7 @@ int main(int argc, char **argv) {
     if (!blockShape.empty())
       return fail("--threads-per-block=auto and --block-shape both choose "
                   "the block; give one");
-    smLimits = lookupSMLimits(chip->name);
-    if (!smLimits)
-      return fail("--threads-per-block=auto has no occupancy table for " +
-                  chip->name + "; give a number");
+    smLimits = chip->sm;
   } else if (StringRef(threadsPerBlock).getAsInteger(10, blockThreads) ||
              blockThreads <= 0) {
     return fail("--threads-per-block must be a positive number or 'auto', "

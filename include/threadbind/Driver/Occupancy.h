@@ -16,6 +16,7 @@
 #define THREADBIND_DRIVER_OCCUPANCY_H
 
 #include "threadbind/Driver/Ptxas.h"
+#include "threadbind/Target/Target.h"
 
 #include "mlir/Support/LLVM.h"
 
@@ -23,25 +24,6 @@
 #include <string>
 
 namespace mlir::threadbind {
-
-/// The per-SM limits that bound how many blocks are resident, from NVIDIA's
-/// tables of compute capabilities.
-struct SMLimits {
-  unsigned maxThreads;
-  unsigned maxBlocks;
-  unsigned registers;
-  /// Registers are allocated to each warp in units of this many.
-  unsigned registerUnit;
-  unsigned maxRegistersPerThread;
-  /// Shared memory blocks may use together, and what each block costs on
-  /// top of its own (reserved by the system).
-  unsigned sharedBytes;
-  unsigned sharedReservedPerBlock;
-};
-
-/// The limits of `chip` (e.g. "sm_90"), or nullopt for a chip without a
-/// table here.
-std::optional<SMLimits> lookupSMLimits(StringRef chip);
 
 /// Blocks of `threadsPerBlock` threads, each thread using `registers`
 /// registers and each block `sharedBytes` of static shared memory, that an

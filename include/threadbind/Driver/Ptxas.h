@@ -32,10 +32,6 @@ struct PtxasKernelInfo {
   unsigned barriers = 0;
 };
 
-/// Finds ptxas: in `cudaPath`/bin if given, else $CUDA_PATH/bin, then
-/// /usr/local/cuda/bin, then PATH. The error names every place looked in.
-llvm::Expected<std::string> findPtxas(StringRef cudaPath);
-
 /// Parses the output of `ptxas -v` into one entry per kernel, in order.
 SmallVector<PtxasKernelInfo> parsePtxasReport(StringRef report);
 

@@ -12,6 +12,7 @@
 #ifndef THREADBIND_PIPELINES_PIPELINES_H
 #define THREADBIND_PIPELINES_PIPELINES_H
 
+#include "threadbind/Target/Target.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -99,7 +100,7 @@ struct KernelOptimizationOptions {
 struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Target chip, e.g. sm_80 or sm_90"),
-                           llvm::cl::init("sm_90")};
+                           llvm::cl::init(kDefaultChip.str())};
   Option<unsigned> optLevel{*this, "opt-level",
                             llvm::cl::desc("LLVM optimisation level (0-3)"),
                             llvm::cl::init(3)};
@@ -153,27 +154,6 @@ struct ToPTXPipelineOptions : MapPipelineOptions<ToPTXPipelineOptions> {
                      "does by default"),
       llvm::cl::init(true)};
 };
-
-/// A chip ThreadBind compiles for and the PTX ISA version it is given: the
-/// lowest that supports the chip, so the PTX loads on the oldest driver that
-/// can run it.
-struct ChipInfo {
-  llvm::StringLiteral name;
-  /// PTX ISA version times ten (7.8 is 78).
-  unsigned ptxVersion;
-
-  /// The NVPTX feature string that selects the PTX version, e.g. "+ptx78".
-  std::string getFeatures() const;
-  /// "7.8" for 78.
-  std::string getPtxVersionString() const;
-};
-
-/// Every chip CUDA 13's ptxas and LLVM 22's NVPTX backend both accept.
-ArrayRef<ChipInfo> getSupportedChips();
-/// The chip called `name`, if supported.
-std::optional<ChipInfo> lookupChip(StringRef name);
-/// "sm_75, sm_80, ..." for error messages.
-std::string getSupportedChipList();
 
 /// Brings every supported input form to scf.parallel over memrefs: strips
 /// the marks ThreadBind's passes leave for each other from the input, then
@@ -231,13 +211,6 @@ void buildDeviceLoweringStage(OpPassManager &pm);
 /// `toolkitPath` (empty: wherever MLIR's NVVM target looks by itself).
 void buildSerializeStage(OpPassManager &pm, StringRef format,
                          StringRef toolkitPath);
-
-/// Finds the CUDA toolkit whose `nvvm/libdevice/libdevice.10.bc` the NVVM
-/// backend links into kernels, resolving the `__nv_*` calls that math (and
-/// some arith) operations lower to: `cudaPath` alone if given, else
-/// $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda, then the toolkit of
-/// the ptxas on PATH. None if no candidate holds libdevice.
-std::optional<std::string> findLibdeviceToolkit(StringRef cudaPath);
 
 /// `threadbind-to-ptx`: normalise, map, outline, lower and serialise to PTX.
 /// Fails, through `errorHandler`, on an unsupported chip.

@@ -14,6 +14,8 @@
 #ifndef THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
 #define THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
 
+#include "threadbind/Target/Target.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -84,14 +86,6 @@ enum class GridPolicy {
   /// One guarded iteration per thread along x, with a ceil-div grid; y and z
   /// still loop so extents beyond the 65535-block limit stay correct.
   Cover,
-};
-
-/// Limits of the CUDA programming model on every chip ThreadBind targets.
-struct GpuLimits {
-  static constexpr int64_t kWarpSize = 32;
-  static constexpr int64_t kMaxThreadsPerBlock = 1024;
-  static constexpr int64_t kMaxBlockDim[3] = {1024, 1024, 64};
-  static constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 };
 
 /// Name of the host function that a grid-stride launch asks for the number of

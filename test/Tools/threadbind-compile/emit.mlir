@@ -4,6 +4,9 @@
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit llvm -o - | FileCheck %s --check-prefix=LLVM
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx -o %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=PTX90 < %t.sm90.ptx
+// Without --chip, the default chip that scripts ask the tool for.
+// RUN: threadbind-compile --print-default-chip | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: {{^}}sm_90{{$}}
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit ptx --chip sm_80 -o %t.sm80.ptx
 // RUN: FileCheck %s --check-prefix=PTX80 < %t.sm80.ptx
 

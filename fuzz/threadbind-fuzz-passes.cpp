@@ -18,7 +18,6 @@
 
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/Pipelines.h"
-#include "threadbind/Transforms/MapReductions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -50,27 +49,25 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 /// The options one byte picks: every combination the driver's flags allow
 /// that changes which code runs.
 static void buildPipeline(PassManager &pm, uint8_t choice) {
-  MapLoopsToThreadsPassOptions map;
-  map.threadsPerBlock = (choice & 1) ? 64 : 256;
-  map.gridPolicy = (choice & 2) ? GridPolicy::Cover : GridPolicy::GridStride;
-  map.maxBlocks = (choice & 4) ? 3 : 0;
   static constexpr unsigned kVectorBytes[] = {16, 0, 8, 4};
-  ReductionChoices reductions;
-  reductions.unroll = (choice & 8) ? 1 : 0;
-  reductions.crossBlock = (choice & 16) ? CrossBlockCombine::Atomic
-                                        : CrossBlockCombine::SecondKernel;
-  reductions.vectorBytes = kVectorBytes[(choice >> 5) & 3];
-  KernelOptimizationOptions kernels;
-  kernels.tail = (choice & 16) ? TailStrategy::Split : TailStrategy::Pad;
-  kernels.unswitch = !(choice & 8);
-  kernels.vectorBytes = reductions.vectorBytes;
-  kernels.widenUnroll = (choice & 1) ? 2 : 1;
-  kernels.widenNested = choice & 128;
-  buildNormalizePipeline(pm);
-  buildMapStage(pm, map, reductions);
-  buildKernelOptimizationStage(pm, kernels);
-  buildOutlineStage(pm, *lookupChip("sm_90"), /*optLevel=*/3,
-                    /*fpContraction=*/true);
+  CompileOptions options;
+  options.mapping.threadsPerBlock.count = (choice & 1) ? 64 : 256;
+  options.mapping.gridPolicy =
+      (choice & 2) ? GridPolicy::Cover : GridPolicy::GridStride;
+  options.mapping.maxBlocks = (choice & 4) ? 3 : 0;
+  options.reductions.unroll = (choice & 8) ? 1 : 0;
+  options.reductions.crossBlock = (choice & 16)
+                                      ? CrossBlockCombine::Atomic
+                                      : CrossBlockCombine::SecondKernel;
+  options.shared.vectorBytes = kVectorBytes[(choice >> 5) & 3];
+  options.kernels.tail = (choice & 16) ? TailStrategy::Split : TailStrategy::Pad;
+  options.kernels.unswitch = !(choice & 8);
+  options.kernels.widenUnroll = (choice & 1) ? 2 : 1;
+  options.kernels.widenNested = choice & 128;
+  // Everything threadbind-compile runs before lowering: the lowering and
+  // serialising pass manager is built and dropped.
+  PassManager lower(pm.getContext());
+  buildCompileStages(pm, pm, lower, options, "isa");
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

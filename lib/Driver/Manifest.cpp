@@ -157,8 +157,8 @@ static std::string ptxTypeOf(Type type) {
 SmallVector<std::string> threadbind::collectGridPolicies(ModuleOp module) {
   SmallVector<std::string> policies;
   module.walk([&](gpu::LaunchOp launch) {
-    auto policy = launch->getAttrOfType<StringAttr>(kGridPolicyAttr);
-    policies.push_back(policy ? policy.getValue().str() : "");
+    std::optional<GridPolicy> policy = getGridPolicy(launch);
+    policies.push_back(policy ? stringifyGridPolicy(*policy).str() : "");
   });
   return policies;
 }

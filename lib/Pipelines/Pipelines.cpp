@@ -6,6 +6,9 @@
 
 #include "threadbind/Pipelines/Pipelines.h"
 
+#include "threadbind/Pipelines/OptionsBinding.h"
+#include "threadbind/Transforms/Passes.h"
+
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/Passes.h"
@@ -47,19 +50,28 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
 }
 
 void threadbind::buildMapStage(OpPassManager &pm,
-                               const MapLoopsToThreadsPassOptions &options,
-                               const ReductionChoices &reductionChoices) {
+                               const MapToGPUOptions &options) {
+  assert(!options.mapping.threadsPerBlock.isAuto() &&
+         "threadbind-compile resolves auto threads a block before mapping");
+  const MappingOptions &mapping = options.mapping;
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
-  reductions.threadsPerBlock = options.threadsPerBlock;
-  reductions.maxBlocks = options.maxBlocks;
-  reductions.emitRemarks = options.emitRemarks;
-  reductions.unroll = reductionChoices.unroll;
-  reductions.crossBlock = reductionChoices.crossBlock;
-  reductions.warpRows = reductionChoices.warpRows;
-  reductions.vectorBytes = reductionChoices.vectorBytes;
+  reductions.threadsPerBlock = mapping.threadsPerBlock.count;
+  reductions.maxBlocks = mapping.maxBlocks;
+  reductions.emitRemarks = options.shared.remarks;
+  reductions.unroll = options.reductions.unroll;
+  reductions.crossBlock = options.reductions.crossBlock;
+  reductions.warpRows = options.reductions.warpRows;
+  reductions.vectorBytes = options.shared.vectorBytes;
   pm.addPass(createMapReductionsPass(reductions));
-  pm.addPass(createMapLoopsToThreadsPass(options));
+  MapLoopsToThreadsPassOptions loops;
+  loops.threadsPerBlock = mapping.threadsPerBlock.count;
+  loops.blockShape.assign(mapping.blockShape.begin(), mapping.blockShape.end());
+  loops.dimOrder.assign(mapping.dimOrder.begin(), mapping.dimOrder.end());
+  loops.gridPolicy = mapping.gridPolicy;
+  loops.maxBlocks = mapping.maxBlocks;
+  loops.emitRemarks = options.shared.remarks;
+  pm.addPass(createMapLoopsToThreadsPass(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -76,62 +88,65 @@ void threadbind::buildUpstreamMapStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
-void threadbind::buildKernelOptimizationStage(
-    OpPassManager &pm, const KernelOptimizationOptions &options) {
+void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
+                                              const KernelOptions &kernels,
+                                              const SharedOptions &shared) {
   // Bounds checks first: splitting one adds a block-uniform branch that the
   // passes below leave alone, and the check left in the last block is a
   // guarded store that predication keeps.
   RemoveTailChecksPassOptions tail;
-  tail.strategy = options.tail;
-  tail.emitRemarks = options.remarks;
+  tail.strategy = kernels.tail;
+  tail.emitRemarks = shared.remarks;
   pm.addPass(createRemoveTailChecksPass(tail));
   // Unswitching first: it only moves uniform conditions, and predication
   // only touches divergent ones, but versioned loops give predication
   // straight-line bodies to work in.
-  if (options.unswitch) {
+  if (kernels.unswitch) {
     UnswitchUniformConditionsPassOptions unswitch;
-    unswitch.emitRemarks = options.remarks;
+    unswitch.emitRemarks = shared.remarks;
     pm.addPass(createUnswitchUniformConditionsPass(unswitch));
   }
-  if (options.predicate) {
+  if (kernels.predicate) {
     PredicateDivergentBranchesPassOptions predicate;
-    predicate.emitRemarks = options.remarks;
+    predicate.emitRemarks = shared.remarks;
     pm.addPass(createPredicateDivergentBranchesPass(predicate));
   }
   // Last: the loops it widens are then straight-line bodies, cloned once a
   // vector element, and the scalar versions it keeps are already optimised.
-  if (options.vectorBytes != 0) {
+  if (shared.vectorBytes != 0) {
     WidenAccessesPassOptions widen;
-    widen.vectorBytes = options.vectorBytes;
-    widen.unroll = options.widenUnroll;
-    widen.nestedLoops = options.widenNested;
-    widen.emitRemarks = options.remarks;
+    widen.vectorBytes = shared.vectorBytes;
+    widen.unroll = kernels.widenUnroll;
+    widen.nestedLoops = kernels.widenNested;
+    widen.emitRemarks = shared.remarks;
     pm.addPass(createWidenAccessesPass(widen));
   }
 }
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
-                                       const MapToGPUPipelineOptions &options) {
+                                       const MapToGPUOptions &options) {
   buildNormalizePipeline(pm);
-  buildMapStage(pm, options.toPassOptions());
+  buildMapStage(pm, options);
 }
 
-void threadbind::buildOutlineStage(OpPassManager &pm, const ChipInfo &chip,
-                                   unsigned optLevel, bool fpContraction) {
+void threadbind::buildOutlineStage(OpPassManager &pm,
+                                   const TargetOptions &target) {
+  std::optional<ChipInfo> chip = lookupChip(target.chip);
+  assert(chip && "the chip is checked before the pipeline is built");
   // Without this, constants defined outside a launch (loop bounds of an
   // inner scf.for, say) become kernel parameters and LLVM cannot unroll.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
-  if (fpContraction)
+  if (target.fpContract)
     pm.addPass(createAllowFPContractionPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModulesPass());
   // Kernel names are final now: grid queries can say whose grid they size.
   pm.addPass(createBindGridQueriesPass());
-  AttachNVVMTargetPassOptions target;
-  target.chip = chip.name.str();
-  target.features = chip.getFeatures();
-  target.optLevel = optLevel;
-  pm.addPass(createAttachNVVMTargetPass(target));
+  AttachNVVMTargetPassOptions nvvm;
+  nvvm.chip = chip->name.str();
+  nvvm.features = chip->getFeatures();
+  nvvm.optLevel = target.optLevel;
+  pm.addPass(createAttachNVVMTargetPass(nvvm));
 }
 
 void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
@@ -162,22 +177,35 @@ void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+void threadbind::buildBackEndStages(OpPassManager &outline,
+                                    OpPassManager &lower,
+                                    const TargetOptions &target,
+                                    StringRef format) {
+  buildOutlineStage(outline, target);
+  buildDeviceLoweringStage(lower);
+  // libdevice resolves the __nv_* calls some ops lower to; found here rather
+  // than by MLIR from the environment, so output does not depend on whether
+  // CUDA_HOME happens to be set.
+  buildSerializeStage(lower, format,
+                      findLibdeviceToolkit(target.cudaPath).value_or(""));
+}
+
+void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
+                                    OpPassManager &lower,
+                                    const CompileOptions &options,
+                                    StringRef format) {
+  buildNormalizePipeline(map);
+  buildMapStage(map, options.getMapToGPUOptions());
+  buildKernelOptimizationStage(map, options.kernels, options.shared);
+  buildBackEndStages(outline, lower, options.target, format);
+}
+
 LogicalResult threadbind::buildToPTXPipeline(
-    OpPassManager &pm, const ToPTXPipelineOptions &options,
+    OpPassManager &pm, const CompileOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  std::optional<ChipInfo> chip = lookupChip(options.chip);
-  if (!chip)
-    return errorHandler("unsupported chip '" + options.chip +
-                        "'; supported: " + getSupportedChipList());
-  if (options.optLevel > 3)
-    return errorHandler("opt-level must be 0 to 3");
-  buildNormalizePipeline(pm);
-  buildMapStage(pm, options.toPassOptions());
-  buildKernelOptimizationStage(pm, options.toKernelOptimizationOptions());
-  buildOutlineStage(pm, *chip, options.optLevel, options.fpContract);
-  buildDeviceLoweringStage(pm);
-  buildSerializeStage(pm, "isa",
-                      findLibdeviceToolkit(options.cudaPath).value_or(""));
+  if (std::string error = options.verify(); !error.empty())
+    return errorHandler(error);
+  buildCompileStages(pm, pm, pm, options, "isa");
   return success();
 }
 
@@ -186,23 +214,37 @@ void threadbind::registerPipelines() {
       "threadbind-normalize",
       "Bring linalg, scf.forall and affine.parallel to scf.parallel",
       buildNormalizePipeline);
-  PassPipelineRegistration<MapToGPUPipelineOptions>(
+  // Registered by hand rather than through PassPipelineRegistration so that
+  // bad values are errors, not aborts; the options are those of
+  // threadbind-compile, bound from the same structs.
+  registerPassPipeline(
       "threadbind-map-to-gpu",
       "Normalise and bind every outermost parallel loop to a gpu.launch",
-      buildMapToGPUPipeline);
-  // Registered by hand rather than through PassPipelineRegistration so an
-  // unsupported chip is an error, not an abort.
+      [](OpPassManager &pm, StringRef optionsString,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        BoundPipelineOptions<MapToGPUOptions> bound;
+        if (failed(bound.parseFromString(optionsString)))
+          return failure();
+        MapToGPUOptions options = bound.get();
+        if (std::string error = options.verify(); !error.empty())
+          return errorHandler(error);
+        buildMapToGPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(BoundPipelineOptions<MapToGPUOptions>());
+      });
   registerPassPipeline(
       "threadbind-to-ptx",
       "Normalise, bind, outline and lower to PTX (one gpu.binary)",
       [](OpPassManager &pm, StringRef optionsString,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        ToPTXPipelineOptions options;
-        if (failed(options.parseFromString(optionsString)))
+        BoundPipelineOptions<CompileOptions> bound;
+        if (failed(bound.parseFromString(optionsString)))
           return failure();
-        return buildToPTXPipeline(pm, options, errorHandler);
+        return buildToPTXPipeline(pm, bound.get(), errorHandler);
       },
       [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(ToPTXPipelineOptions());
+        optHandler(BoundPipelineOptions<CompileOptions>());
       });
 }

@@ -87,13 +87,11 @@ static bool foldTrivialDims(RewriterBase &rewriter, scf::ParallelOp loop) {
   folded->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   // Which dimensions as written the kept ones are, through any earlier
   // folding, for dim-order.
-  SmallVector<int64_t> written;
-  auto before = loop->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+  std::optional<WrittenDims> before = getWrittenDims(loop);
+  WrittenDims written{{}, before ? before->rank : int64_t(numDims)};
   for (unsigned d : kept)
-    written.push_back(before ? before[d] : d);
-  if (!loop->hasAttr(kWrittenRankAttr))
-    folded->setAttr(kWrittenRankAttr, rewriter.getI64IntegerAttr(numDims));
-  folded->setAttr(kWrittenDimsAttr, rewriter.getDenseI64ArrayAttr(written));
+    written.dims.push_back(before ? before->dims[d] : d);
+  setWrittenDims(folded, written);
   Block *newBody = folded.getBody();
   // The builder's implicit terminator, if it made one (it makes none for a
   // loop with results), gives way to the moved body's.

@@ -407,9 +407,8 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   // Order the dimensions: forced ones first, the analysis ranks the rest.
   // dim-order names the dimensions as written; those normalisation folded
   // (one trip) are gone.
-  auto written = loop->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
-  auto writtenRank = loop->getAttrOfType<IntegerAttr>(kWrittenRankAttr);
-  int64_t rank = written && writtenRank ? writtenRank.getInt() : numDims;
+  std::optional<WrittenDims> written = getWrittenDims(loop);
+  int64_t rank = written ? written->rank : numDims;
   SmallVector<unsigned> order;
   SmallVector<int64_t> named;
   for (int64_t d : options.dimOrder) {
@@ -418,13 +417,13 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
              << d << " is not a distinct dimension of this " << rank
              << "-D loop";
     named.push_back(d);
-    if (!written || !writtenRank) {
+    if (!written) {
       order.push_back(static_cast<unsigned>(d));
       continue;
     }
-    const int64_t *it = llvm::find(written.asArrayRef(), d);
-    if (it != written.asArrayRef().end())
-      order.push_back(static_cast<unsigned>(it - written.asArrayRef().begin()));
+    const int64_t *it = llvm::find(written->dims, d);
+    if (it != written->dims.end())
+      order.push_back(static_cast<unsigned>(it - written->dims.begin()));
   }
   bool forced = !order.empty();
   SmallVector<std::optional<int64_t>> trips;
@@ -578,7 +577,7 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
       auto guardOp = scf::IfOp::create(rewriter, loc, inBounds,
                                        /*withElseRegion=*/false);
       // threadbind-remove-tail-checks finds the bounds check by this mark.
-      guardOp->setAttr(kTailGuardAttr, rewriter.getUnitAttr());
+      setTailGuard(guardOp);
       rewriter.setInsertionPoint(guardOp.thenBlock()->getTerminator());
       iteration = first[g];
     } else {
@@ -646,9 +645,6 @@ static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
                        options.maxBlocks);
 }
 
-static StringRef policyName(GridPolicy policy) {
-  return policy == GridPolicy::GridStride ? "grid-stride" : "cover";
-}
 
 /// Creates the launch with a terminator and leaves the insertion point
 /// before that terminator.
@@ -658,8 +654,7 @@ static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
                                   GridPolicy policy) {
   gpu::LaunchOp launch =
       createLaunchWithTerminator(rewriter, loc, grid, blockSizes);
-  launch->setAttr(kGridPolicyAttr,
-                  rewriter.getStringAttr(policyName(policy)));
+  setGridPolicy(launch, policy);
   return launch;
 }
 
@@ -900,10 +895,9 @@ void MapLoopsToThreadsPass::runOnOperation() {
       if (emitRemarks) {
         // Dimensions are named as written, before one-trip ones folded.
         scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;
-        auto written =
-            bound->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+        std::optional<WrittenDims> written = getWrittenDims(bound);
         auto asWritten = [&](unsigned d) -> int64_t {
-          return written && d < written.size() ? written[d] : d;
+          return written && d < written->dims.size() ? written->dims[d] : d;
         };
         InFlightDiagnostic remark = loop.emitRemark();
         remark << "bound to gpu.launch: ";
@@ -914,7 +908,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
                << " on threadIdx.x because "
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
-               << policyName(mappingOptions.gridPolicy) << " grid";
+               << stringifyGridPolicy(mappingOptions.gridPolicy) << " grid";
         if (!plan.fittedFrom.empty()) {
           remark << "; block-shape ";
           llvm::interleave(plan.fittedFrom, remark, "x");

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Padding.h"
 #include "threadbind/Transforms/Passes.h"
@@ -177,7 +178,7 @@ void splitOnFullBlock(RewriterBase &rewriter, gpu::LaunchOp launch,
     if (thenSide)
       inlineIfSide(rewriter, copy, /*thenSide=*/true);
     else
-      rewriter.modifyOpInPlace(copy, [&] { copy->removeAttr(kTailGuardAttr); });
+      rewriter.modifyOpInPlace(copy, [&] { clearTailGuard(copy); });
   });
 }
 
@@ -470,7 +471,7 @@ void RemoveTailChecksPass::runOnOperation() {
       return;
     }
     auto guard = dyn_cast<scf::IfOp>(op);
-    if (!guard || !guard->hasAttr(kTailGuardAttr))
+    if (!guard || !isTailGuard(guard))
       return;
     auto launch = guard->getParentOfType<gpu::LaunchOp>();
     if (!launch)

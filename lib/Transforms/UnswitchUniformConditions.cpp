@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Analysis/Uniformity.h"
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
@@ -74,7 +75,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
     SmallVector<Decision> rejected;
     getOperation()->walk<WalkOrder::PreOrder>([&](scf::IfOp ifOp) {
       Operation *kernel = getEnclosingKernel(ifOp);
-      if (!kernel || ifOp->hasAttr(kUnswitchRejectedAttr))
+      if (!kernel || isUnswitchRejected(ifOp))
         return WalkResult::advance();
       // The outermost loop of this kernel the condition is invariant to:
       // climbing out, stop at the first loop that defines it.
@@ -121,8 +122,7 @@ void UnswitchUniformConditionsPass::runOnOperation() {
       if (emitRemarks)
         d.ifOp.emitRemark("not unswitched: ") << d.whyNot;
       // Decided once; later rounds do not reconsider (or re-report) it.
-      d.ifOp->setAttr(kUnswitchRejectedAttr,
-                      UnitAttr::get(&getContext()));
+      setUnswitchRejected(d.ifOp);
     }
     if (!chosen)
       break;
@@ -138,6 +138,6 @@ void UnswitchUniformConditionsPass::runOnOperation() {
     ++numUnswitched;
   }
   getOperation()->walk([](scf::IfOp ifOp) {
-    ifOp->removeAttr(kUnswitchRejectedAttr);
+    clearUnswitchRejected(ifOp);
   });
 }

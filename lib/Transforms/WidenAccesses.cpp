@@ -219,8 +219,7 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch, bool blockLanes) {
 /// (returns that row loop), with every bound on the host. Null otherwise.
 Operation *gridOwner(const LaneLoop &lanes, gpu::LaunchOp launch) {
   scf::ForOp loop = lanes.loop;
-  auto policy = launch->getAttrOfType<StringAttr>(kGridPolicyAttr);
-  if (!policy || policy.getValue() != "grid-stride" ||
+  if (getGridPolicy(launch) != GridPolicy::GridStride ||
       lanes.lane == launch.getThreadIds().x)
     return nullptr;
   auto onHost = [&](Value v) {

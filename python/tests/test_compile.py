@@ -53,7 +53,7 @@ def test_compile_errors_carry_the_diagnostics():
         threadbind.compile("func.func @broken(%a: memref<?xf32>) {\n"
                            "  %x = arith.addf %a, %a : f32\n}\n")
     with pytest.raises(threadbind.ThreadBindError,
-                       match="--vector-bytes must be"):
+                       match="vector-bytes must be 0, 4, 8 or 16"):
         threadbind.compile("func.func @f() {\n  return\n}\n", vector_bytes=3)
     with pytest.raises(threadbind.ThreadBindError, match="no such MLIR"):
         threadbind.compile("missing-file.mlir")

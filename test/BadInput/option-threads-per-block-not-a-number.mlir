@@ -4,8 +4,8 @@
 // RUN: %refused threadbind-compile %s --threads-per-block=many -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
 // RUN: %refused threadbind-opt %s -threadbind-map-to-gpu=threads-per-block=many -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
 
-// COMPILE: threadbind-compile: error: --threads-per-block must be a positive number or 'auto', not 'many'
-// OPT: for the --threads-per-block option: 'many' value invalid for long argument!
+// COMPILE: threadbind-compile: for the --threads-per-block option: must be a positive number or 'auto', not 'many'
+// OPT: threadbind-opt: for the --threads-per-block option: must be a positive number or 'auto', not 'many'
 
 func.func @add(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %m: index, %n: index) {
   %c0 = arith.constant 0 : index

@@ -4,7 +4,7 @@
 // RUN: %refused threadbind-compile %s --vector-bytes=3 -o %t.ptx 2>&1 | FileCheck %s --check-prefix=COMPILE
 // RUN: %refused threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=vector-bytes=3 -o %t.out.mlir 2>&1 | FileCheck %s --check-prefix=OPT
 
-// COMPILE: threadbind-compile: error: --vector-bytes must be 0, 4, 8 or 16, not 3
+// COMPILE: threadbind-compile: error: vector-bytes must be 0, 4, 8 or 16, not 3
 // OPT: error: vector-bytes must be 4, 8 or 16, not 3
 
 func.func @add(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %m: index, %n: index) {

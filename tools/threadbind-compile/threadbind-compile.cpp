@@ -26,8 +26,10 @@
 #include "threadbind/Driver/OutputFiles.h"
 #include "threadbind/Driver/Ptxas.h"
 #include "threadbind/InitAllPasses.h"
+#include "threadbind/Pipelines/OptionsBinding.h"
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Transforms/KernelRewriting.h"
+#include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -85,80 +87,10 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::Bundle, "bundle",
                           "a host shared library with the kernels")),
     cl::cat(category));
-cl::opt<std::string> chipName("chip", cl::desc("Target chip"),
-                              cl::init(kDefaultChip.str()), cl::cat(category));
 cl::opt<bool> printDefaultChip(
     "print-default-chip",
     cl::desc("Print the chip compiled for without --chip, and exit"),
     cl::cat(category));
-cl::opt<unsigned> optLevel("opt-level",
-                           cl::desc("LLVM optimisation level for the device"),
-                           cl::init(3), cl::cat(category));
-cl::opt<bool> unswitch(
-    "unswitch",
-    cl::desc("Hoist uniform, loop-invariant conditions out of GPU loops "
-             "(--unswitch=false keeps them in)"),
-    cl::init(true), cl::cat(category));
-cl::opt<TailStrategy> tail(
-    "tail",
-    cl::desc("Bounds checks of cover launches that are not provably dead"),
-    cl::init(TailStrategy::Pad),
-    cl::values(clEnumValN(TailStrategy::Pad, "pad",
-                          "threads past the end run on padding (arguments "
-                          "marked threadbind.padded_to, allocations the "
-                          "function owns); else the check stays"),
-               clEnumValN(TailStrategy::Split, "split",
-                          "full blocks run without the check (measured "
-                          "slower: LLVM merges or hoists it anyway)"),
-               clEnumValN(TailStrategy::Keep, "keep", "the check stays")),
-    cl::cat(category));
-cl::opt<int64_t> reductionUnroll(
-    "reduction-unroll",
-    cl::desc("Elements each thread of a reduction folds per iteration, each "
-             "into its own accumulator (1 to 16; 0, the default, keeps 8 "
-             "loads in flight)"),
-    cl::init(0), cl::cat(category));
-cl::opt<CrossBlockCombine> reductionCrossBlock(
-    "reduction-cross-block",
-    cl::desc("How the blocks of a full reduction combine"),
-    cl::init(CrossBlockCombine::SecondKernel),
-    cl::values(clEnumValN(CrossBlockCombine::SecondKernel, "second-kernel",
-                          "a second kernel folds the blocks' results in "
-                          "order (the same result every run)"),
-               clEnumValN(CrossBlockCombine::Atomic, "atomic",
-                          "hardware atomics where the combiner has one "
-                          "(float sums then vary with block order)")),
-    cl::cat(category));
-cl::opt<bool> reductionWarpRows(
-    "reduction-warp-rows",
-    cl::desc("Give rows of up to 512 elements one-warp blocks in row "
-             "reductions (--reduction-warp-rows=false: a full block a row)"),
-    cl::init(true), cl::cat(category));
-cl::opt<bool> predicate(
-    "predicate",
-    cl::desc("Turn small divergent branches in kernels into selects and "
-             "min/max (--predicate=false keeps them branches)"),
-    cl::init(true), cl::cat(category));
-cl::opt<unsigned> vectorBytes(
-    "vector-bytes",
-    cl::desc("Widen thread loops so each thread loads and stores vectors of "
-             "up to this many bytes (4, 8 or 16; 0 keeps them scalar)"),
-    cl::init(16), cl::cat(category));
-cl::opt<unsigned> widenUnroll(
-    "widen-unroll",
-    cl::desc("Vectors each thread of a widened loop handles an iteration"),
-    cl::init(1), cl::cat(category));
-cl::opt<bool> widenNested(
-    "widen-nested-loops",
-    cl::desc("Also widen thread loops nested in other loops (2-D rows), "
-             "giving a 2-D grid's spare x blocks to its rows "
-             "(--widen-nested-loops=false keeps them scalar)"),
-    cl::init(true), cl::cat(category));
-cl::opt<bool> fpContract(
-    "fp-contract",
-    cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc does by "
-             "default (--fp-contract=false keeps every rounding)"),
-    cl::init(true), cl::cat(category));
 cl::opt<std::string>
     manifestFilename("manifest",
                      cl::desc("Where to write the JSON launch manifest "
@@ -182,10 +114,6 @@ cl::opt<std::string> saveCubin(
     cl::desc("Also write the kernels assembled by ptxas to this file (with "
              "--emit ptx, cubin or bundle)"),
     cl::value_desc("file"), cl::cat(category));
-cl::opt<std::string> cudaPath("cuda-path",
-                              cl::desc("CUDA toolkit holding bin/ptxas and "
-                                       "nvvm/libdevice"),
-                              cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> printPipeline("print-pipeline",
                             cl::desc("Print the pass pipeline to stderr"),
                             cl::cat(category));
@@ -197,31 +125,6 @@ cl::opt<bool> reportDivergence(
              "location and the value it depends on"),
     cl::cat(category));
 
-// The mapping options, passed to threadbind-map-loops-to-threads as is.
-cl::opt<std::string> threadsPerBlock(
-    "threads-per-block",
-    cl::desc("Threads per block, or 'auto': compile once with 256, read "
-             "each kernel's registers and shared memory from ptxas, and use "
-             "the size (128 to 1024) that keeps the most threads resident "
-             "for the least occupied kernel, with a remark saying why"),
-    cl::value_desc("N|auto"), cl::init("256"), cl::cat(category));
-cl::list<int64_t> blockShape("block-shape",
-                             cl::desc("Explicit block shape x,y,z"),
-                             cl::CommaSeparated, cl::cat(category));
-cl::list<int64_t> dimOrder("dim-order",
-                           cl::desc("Loop dimensions for x, y, z"),
-                           cl::CommaSeparated, cl::cat(category));
-cl::opt<GridPolicy> gridPolicy(
-    "grid-policy", cl::desc("How the grid covers the loop"),
-    cl::init(GridPolicy::GridStride),
-    cl::values(clEnumValN(GridPolicy::GridStride, "grid-stride",
-                          "occupancy-sized grid, every thread loops"),
-               clEnumValN(GridPolicy::Cover, "cover",
-                          "ceil-div grid, one guarded iteration per thread")),
-    cl::cat(category));
-cl::opt<int64_t> maxBlocks("max-blocks",
-                           cl::desc("Static cap on a grid-stride grid"),
-                           cl::init(0), cl::cat(category));
 cl::opt<Mapper> mapper(
     "mapper", cl::desc("Which mapping binds the loops (upstream ones are for "
                        "comparison)"),
@@ -239,31 +142,12 @@ cl::list<int64_t> upstreamTile("upstream-tile",
                                cl::desc("Tile sizes for --mapper="
                                         "upstream-tiled (default 256)"),
                                cl::CommaSeparated, cl::cat(category));
-cl::opt<bool> remarks("remarks",
-                      cl::desc("Report how each loop was bound, which "
-                               "branches were unswitched or predicated, and "
-                               "why"),
-                      cl::cat(category));
 } // namespace
 
 /// Reports `message` as the tool's error and returns the exit code.
 static int fail(const Twine &message) {
   llvm::WithColor::error(llvm::errs(), "threadbind-compile") << message << "\n";
   return 1;
-}
-
-/// Threads a block: --threads-per-block, or what 'auto' chose.
-static int64_t blockThreads = 256;
-
-static MapLoopsToThreadsPassOptions mapOptionsFromFlags() {
-  MapLoopsToThreadsPassOptions options;
-  options.threadsPerBlock = blockThreads;
-  options.blockShape.assign(blockShape.begin(), blockShape.end());
-  options.dimOrder.assign(dimOrder.begin(), dimOrder.end());
-  options.gridPolicy = gridPolicy;
-  options.maxBlocks = maxBlocks;
-  options.emitRemarks = remarks;
-  return options;
 }
 
 /// The manifest goes where --manifest says, else next to a regular file
@@ -344,32 +228,6 @@ assemble(StringRef ptxas, StringRef ptx, StringRef chip,
   return (*cubin)->getBuffer().str();
 }
 
-/// The stages after normalisation, as the flags choose them, with
-/// `threads` threads a block and remarks as asked.
-static void buildMapAndOptimize(PassManager &pm, int64_t threads,
-                                bool withRemarks) {
-  MapLoopsToThreadsPassOptions mapOptions = mapOptionsFromFlags();
-  mapOptions.threadsPerBlock = threads;
-  mapOptions.emitRemarks = withRemarks;
-  buildNormalizePipeline(pm);
-  buildMapStage(pm, mapOptions,
-                {reductionUnroll, reductionCrossBlock, reductionWarpRows,
-                 vectorBytes});
-  buildKernelOptimizationStage(pm, {tail, unswitch, predicate, withRemarks,
-                                    vectorBytes, widenUnroll, widenNested});
-}
-
-/// The stages after mapping, as the flags choose them: outlining into
-/// `outline`; lowering and serialising to `format` ("isa" or "llvm") into
-/// `lower`.
-static void buildBackEnd(PassManager &outline, PassManager &lower,
-                         const ChipInfo &chip, StringRef format,
-                         StringRef libdevice) {
-  buildOutlineStage(outline, chip, optLevel, fpContract);
-  buildDeviceLoweringStage(lower);
-  buildSerializeStage(lower, format, libdevice);
-}
-
 /// Whether `module` has kernels to compile: launches the mapping made, or
 /// gpu.modules written by hand.
 static bool hasKernels(ModuleOp module) {
@@ -404,15 +262,16 @@ static SmallVector<scf::ParallelOp> findHostLoops(ModuleOp module) {
 /// as one-warp rows, keep them).
 static FailureOr<BlockSizeChoice>
 chooseBlockThreads(MLIRContext &context, ModuleOp module,
-                   const ChipInfo &chip, StringRef ptxas,
-                   StringRef libdevice, const SMLimits &limits) {
+                   CompileOptions options, const ChipInfo &chip,
+                   StringRef ptxas) {
   constexpr unsigned kProbe = 256;
+  options.mapping.threadsPerBlock.count = kProbe;
+  options.shared.remarks = false;
   OwningOpRef<ModuleOp> probe = module.clone();
   auto mapPm = PassManager::on<ModuleOp>(&context);
-  buildMapAndOptimize(mapPm, kProbe, /*withRemarks=*/false);
   auto outlinePm = PassManager::on<ModuleOp>(&context);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
-  buildBackEnd(outlinePm, lowerPm, chip, "isa", libdevice);
+  buildCompileStages(mapPm, outlinePm, lowerPm, options, "isa");
   if (failed(mapPm.run(*probe)))
     return failure();
   if (!hasKernels(*probe))
@@ -447,7 +306,7 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
     if (total == kProbe && kernel.resources)
       scaled.push_back(*kernel.resources);
   }
-  return chooseBlockSize(limits, scaled, {128, 256, 512, 1024}, kProbe);
+  return chooseBlockSize(chip.sm, scaled, {128, 256, 512, 1024}, kProbe);
 }
 
 /// The folder of libThreadBindRuntime, which sits beside this tool's bin/.
@@ -464,6 +323,11 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   // --mlir-disable-threading and friends, read by the MLIRContext below.
   registerMLIRContextCLOptions();
+  // The stages' own options, declared once (Pipelines/Options.h) and bound
+  // here as flags, as threadbind-to-ptx binds them as pipeline options.
+  CompileOptions options;
+  CommandLineBinder binder(category);
+  binder.bind(options);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -474,39 +338,21 @@ int main(int argc, char **argv) {
     llvm::outs() << kDefaultChip << "\n";
     return 0;
   }
-  std::optional<ChipInfo> chip = lookupChip(chipName);
-  if (!chip)
-    return fail("unsupported chip '" + chipName +
-                "'; supported: " + getSupportedChipList());
-  if (optLevel > 3)
-    return fail("--opt-level must be 0 to 3");
-  if (vectorBytes != 0 && !isSupportedVectorBytes(vectorBytes))
-    return fail("--vector-bytes must be 0, 4, 8 or 16, not " +
-                Twine(vectorBytes.getValue()));
-  if (widenUnroll == 0)
-    return fail("--widen-unroll must be at least 1");
+  binder.read();
+  if (std::string error = options.verify(/*allowAutoThreads=*/true);
+      !error.empty())
+    return fail(error);
+  const ChipInfo chip = *lookupChip(options.target.chip);
   // Upstream's tiling only warns at each loop about a tile that is not
   // positive, and goes on with the loop untiled.
   for (int64_t tile : upstreamTile)
     if (tile <= 0)
       return fail("--upstream-tile sizes must be positive, not " +
                   Twine(tile));
-  bool chooseBlock = threadsPerBlock == "auto";
-  std::optional<SMLimits> smLimits;
-  if (chooseBlock) {
-    if (mapper != Mapper::ThreadBind)
-      return fail("--threads-per-block=auto chooses for ThreadBind's "
-                  "mapping, not --mapper=upstream*");
-    if (!blockShape.empty())
-      return fail("--threads-per-block=auto and --block-shape both choose "
-                  "the block; give one");
-    smLimits = chip->sm;
-  } else if (StringRef(threadsPerBlock).getAsInteger(10, blockThreads) ||
-             blockThreads <= 0) {
-    return fail("--threads-per-block must be a positive number or 'auto', "
-                "not '" +
-                threadsPerBlock + "'");
-  }
+  bool chooseBlock = options.mapping.threadsPerBlock.isAuto();
+  if (chooseBlock && mapper != Mapper::ThreadBind)
+    return fail("--threads-per-block=auto chooses for ThreadBind's "
+                "mapping, not --mapper=upstream*");
   bool emitsPTX = emitKind == EmitKind::PTX || emitKind == EmitKind::Cubin ||
                   emitKind == EmitKind::Bundle;
   if (!emitsPTX && (!savePTX.empty() || !saveCubin.empty()))
@@ -515,7 +361,7 @@ int main(int argc, char **argv) {
   std::string ptxasPath;
   if (emitKind == EmitKind::Cubin || chooseBlock || !saveCubin.empty()) {
     // Found before any work, so a missing toolkit fails fast.
-    llvm::Expected<std::string> found = findPtxas(cudaPath);
+    llvm::Expected<std::string> found = findPtxas(options.target.cudaPath);
     if (!found)
       return fail((chooseBlock ? "--threads-per-block=auto reads registers "
                                  "from ptxas: "
@@ -526,7 +372,7 @@ int main(int argc, char **argv) {
   } else if (emitKind == EmitKind::Bundle) {
     // A bundle embeds a cubin when ptxas is there, else PTX that the driver
     // compiles when the bundle first launches.
-    llvm::Expected<std::string> found = findPtxas(cudaPath);
+    llvm::Expected<std::string> found = findPtxas(options.target.cudaPath);
     if (found)
       ptxasPath = *found;
     else
@@ -639,29 +485,27 @@ int main(int argc, char **argv) {
     prepareDeviceModule(*module, entries);
   }
 
-  // The stages, in order; together they are threadbind-to-ptx (or its
-  // prefix for --emit mlir, or with LLVM bitcode for --emit llvm).
-  // libdevice resolves the __nv_* calls some ops lower to; found here
-  // rather than by MLIR from the environment, so output does not depend on
-  // whether CUDA_HOME happens to be set.
-  std::optional<std::string> libdeviceToolkit = findLibdeviceToolkit(cudaPath);
   if (chooseBlock) {
     TimingScope chooseTiming = rootTiming.nest("Choose the block size");
     FailureOr<BlockSizeChoice> choice =
-        chooseBlockThreads(context, *module, *chip, ptxasPath,
-                           libdeviceToolkit.value_or(""), *smLimits);
+        chooseBlockThreads(context, *module, options, chip, ptxasPath);
     if (failed(choice))
       return 1;
-    blockThreads = choice->threadsPerBlock;
+    options.mapping.threadsPerBlock.count = choice->threadsPerBlock;
     llvm::WithColor::remark(llvm::errs(), "threadbind-compile")
         << "--threads-per-block=auto: " << choice->why << "\n";
   }
-  // Upstream's mapping runs on normalised loops, checked in between for
-  // what it cannot convert.
+  // The stages, in order: with ThreadBind's mapping, the builder of
+  // threadbind-to-ptx itself (for --emit mlir its first stage, for --emit
+  // llvm with LLVM bitcode). Upstream's mapping runs on normalised loops,
+  // checked in between for what it cannot convert.
   auto normalizePm = PassManager::on<ModuleOp>(&context);
   auto mapPm = PassManager::on<ModuleOp>(&context);
+  auto outlinePm = PassManager::on<ModuleOp>(&context);
+  auto lowerPm = PassManager::on<ModuleOp>(&context);
+  StringRef format = emitKind == EmitKind::LLVM ? "llvm" : "isa";
   if (mapper == Mapper::ThreadBind) {
-    buildMapAndOptimize(mapPm, blockThreads, remarks);
+    buildCompileStages(mapPm, outlinePm, lowerPm, options, format);
   } else {
     buildNormalizePipeline(normalizePm);
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
@@ -670,12 +514,8 @@ int main(int argc, char **argv) {
     buildUpstreamMapStage(mapPm,
                           mapper == Mapper::UpstreamTiled ? tiles
                                                           : ArrayRef<int64_t>());
+    buildBackEndStages(outlinePm, lowerPm, options.target, format);
   }
-  auto outlinePm = PassManager::on<ModuleOp>(&context);
-  auto lowerPm = PassManager::on<ModuleOp>(&context);
-  buildBackEnd(outlinePm, lowerPm, *chip,
-               emitKind == EmitKind::LLVM ? "llvm" : "isa",
-               libdeviceToolkit.value_or(""));
   SmallVector<PassManager *> stages;
   if (mapper != Mapper::ThreadBind)
     stages.push_back(&normalizePm);
@@ -820,7 +660,7 @@ int main(int argc, char **argv) {
     std::string cubin;
     if (!ptxasPath.empty() && (emitKind != EmitKind::PTX || savedCubin)) {
       llvm::Expected<std::string> assembled =
-          assemble(ptxasPath, objects.front(), chip->name, kernels);
+          assemble(ptxasPath, objects.front(), chip.name, kernels);
       if (!assembled)
         return fail(llvm::toString(assembled.takeError()));
       cubin = std::move(*assembled);
@@ -845,7 +685,7 @@ int main(int argc, char **argv) {
   }
 
   if (manifest)
-    writeManifest(*manifest, kernels, inputFilename, chip->name,
-                  chip->getPtxVersionString(), entries);
+    writeManifest(*manifest, kernels, inputFilename, chip.name,
+                  chip.getPtxVersionString(), entries);
   return commit();
 }

@@ -15,6 +15,8 @@
 #define THREADBIND_TRANSFORMS_MAPLOOPSTOTHREADS_H
 
 #include "threadbind/Target/Target.h"
+#include "threadbind/Transforms/Attributes.h"
+#include "threadbind/Transforms/PassEnums.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
@@ -33,60 +35,6 @@ class LaunchOp;
 } // namespace mlir
 
 namespace mlir::threadbind {
-
-/// Marks the `scf.if` that a cover-policy launch wraps its body in, the
-/// per-thread bounds check along x.
-inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
-
-/// On a `gpu.launch` the mapping made: its grid policy, "grid-stride" or
-/// "cover", for widening and the manifest.
-inline constexpr StringLiteral kGridPolicyAttr = "threadbind.grid_policy";
-
-/// On an `scf.if` that threadbind-unswitch-uniform-conditions decided not to
-/// hoist, while that pass runs.
-inline constexpr StringLiteral kUnswitchRejectedAttr =
-    "threadbind.unswitch_rejected";
-
-/// On an `scf.parallel` whose one-trip dimensions
-/// threadbind-fold-trivial-parallel-dims dropped: the dimension each of its
-/// dimensions was as written (an array of i64), and how many there were
-/// (an i64). `dim-order` names the dimensions as written.
-inline constexpr StringLiteral kWrittenDimsAttr = "threadbind.written_dims";
-inline constexpr StringLiteral kWrittenRankAttr = "threadbind.written_rank";
-
-/// The marks one pass leaves for another. A program cannot be trusted to
-/// carry them honestly, so the pipelines strip them from their input
-/// (threadbind-strip-internal-marks).
-inline constexpr StringLiteral kInternalMarks[] = {
-    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr, kWrittenDimsAttr,
-    kWrittenRankAttr};
-
-/// On an `scf.parallel` (carried to its `gpu.launch`): the tail strategy for
-/// that loop, overriding the pass option ("split", "pad" or "keep").
-inline constexpr StringLiteral kTailStrategyAttr = "threadbind.tail";
-
-/// How threadbind-remove-tail-checks treats a bounds check it cannot prove
-/// dead.
-enum class TailStrategy {
-  /// Full blocks run a copy of the body without the check; only the last,
-  /// partial block keeps it.
-  Split,
-  /// Threads past the extent run on the padding of the memrefs they touch,
-  /// so the check goes; where padding is not possible, as Keep.
-  Pad,
-  /// The check stays.
-  Keep,
-};
-
-/// How a bound loop covers its iteration space.
-enum class GridPolicy {
-  /// Every thread loops with stride gridDim * blockDim, so a grid sized for
-  /// occupancy covers any extent.
-  GridStride,
-  /// One guarded iteration per thread along x, with a ceil-div grid; y and z
-  /// still loop so extents beyond the 65535-block limit stay correct.
-  Cover,
-};
 
 /// Name of the host function that a grid-stride launch asks for the number of
 /// blocks that can be resident on the device at once, when no static cap is
@@ -127,7 +75,7 @@ void declareMaxResidentBlocks(ModuleOp module);
 
 /// The user's choices; zero or empty means "decide".
 struct LoopMappingOptions {
-  int64_t threadsPerBlock = 256;
+  int64_t threadsPerBlock = kDefaultThreadsPerBlock;
   /// Explicit block shape (x, y, z); overrides threadsPerBlock.
   SmallVector<int64_t, 3> blockShape;
   /// Loop dimensions for x, y, z, in that order; overrides the analysis.

@@ -11,8 +11,7 @@
 #ifndef THREADBIND_TRANSFORMS_PASSES_H
 #define THREADBIND_TRANSFORMS_PASSES_H
 
-#include "threadbind/Transforms/MapLoopsToThreads.h"
-#include "threadbind/Transforms/MapReductions.h"
+#include "threadbind/Transforms/PassEnums.h"
 
 #include "mlir/Pass/Pass.h"
 

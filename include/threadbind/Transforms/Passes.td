@@ -67,7 +67,8 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     "scf::SCFDialect"
   ];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           "::mlir::threadbind::kDefaultThreadsPerBlock",
            "Threads per block, shaped 256, 32x8 or 32x4x2 style by the "
            "number of bound dimensions">,
     ListOption<"blockShape", "block-shape", "int64_t",
@@ -162,7 +163,8 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     "memref::MemRefDialect", "scf::SCFDialect", "vector::VectorDialect"
   ];
   let options = [
-    Option<"threadsPerBlock", "threads-per-block", "int64_t", "256",
+    Option<"threadsPerBlock", "threads-per-block", "int64_t",
+           "::mlir::threadbind::kDefaultThreadsPerBlock",
            "Threads in a block of each kernel (a multiple of 32)">,
     Option<"maxBlocks", "max-blocks", "int64_t", "0",
            "Most blocks of the first kernel; 0 asks the host for the "
@@ -184,7 +186,8 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
                         "sums then vary with block order)"))}]>,
     Option<"warpRows", "warp-rows", "bool", "true",
            "Give rows of up to 512 elements one-warp blocks">,
-    Option<"vectorBytes", "vector-bytes", "int64_t", "16",
+    Option<"vectorBytes", "vector-bytes", "int64_t",
+           "::mlir::threadbind::kDefaultVectorBytes",
            "Fold through vector loads of up to this many bytes where the "
            "loop has step 1 and memory is aligned, checked at run time (4, "
            "8 or 16; 0 keeps scalar loads)">,
@@ -575,7 +578,8 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
                            "scf::SCFDialect", "vector::VectorDialect"];
   let options = [
-    Option<"vectorBytes", "vector-bytes", "unsigned", "16",
+    Option<"vectorBytes", "vector-bytes", "unsigned",
+           "::mlir::threadbind::kDefaultVectorBytes",
            "Bytes of the widest vector access (4, 8 or 16)">,
     Option<"unroll", "unroll", "unsigned", "1",
            "Vectors a thread handles an iteration (1 to 16)">,

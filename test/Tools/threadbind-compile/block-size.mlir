@@ -30,7 +30,7 @@
 // FIXED: "block": [
 // FIXED-NEXT: 128,
 
-// SHAPE: error: --threads-per-block=auto and --block-shape both choose the block; give one
+// SHAPE: error: threads-per-block=auto and block-shape both choose the block; give one
 // CHIP: remark: --threads-per-block=auto: 256 threads a block: {{.*}} by size: 128 100% 256 100% 512 100% 1024 67%
 // NOPTXAS: error: --threads-per-block=auto reads registers from ptxas:
-// NUMBER: error: --threads-per-block must be a positive number or 'auto', not 'many'
+// NUMBER: threadbind-compile: for the --threads-per-block option: must be a positive number or 'auto', not 'many'

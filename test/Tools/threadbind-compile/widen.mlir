@@ -39,7 +39,7 @@
 // SCALAR-NOT: .v2.
 // SCALAR-NOT: .v4.
 
-// BAD: --vector-bytes must be 0, 4, 8 or 16, not 12
+// BAD: error: vector-bytes must be 0, 4, 8 or 16, not 12
 
 func.func @add_f32(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>) {
   %c0 = arith.constant 0 : index

@@ -1,0 +1,265 @@
+//===- Options.h - The options of each pipeline stage -----------*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// One struct per stage of the pipeline, with named fields and their
+// defaults, each declaring its options once in `bindOptions`. The same
+// declaration is bound to a registered pass pipeline
+// (`threadbind-opt --threadbind-to-ptx='...'`, BoundPipelineOptions) and
+// to threadbind-compile's command line (CommandLineBinder,
+// OptionsBinding.h), so the driver and the pipeline take the same
+// spellings, descriptions and defaults and build the same passes.
+//
+// A binder `b` is anything with
+//   b.option(field, "name", llvm::cl modifiers...)  // a single value
+//   b.list(field, "name", llvm::cl modifiers...)    // comma-separated
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_PIPELINES_OPTIONS_H
+#define THREADBIND_PIPELINES_OPTIONS_H
+
+#include "threadbind/Target/Target.h"
+#include "threadbind/Transforms/PassEnums.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::threadbind {
+
+/// Threads a block: a positive count, or `auto`, which only
+/// threadbind-compile resolves (it weighs the occupancy of each candidate
+/// size from the registers ptxas reports).
+struct BlockThreads {
+  /// 0 means auto.
+  int64_t count = kDefaultThreadsPerBlock;
+
+  bool isAuto() const { return count == 0; }
+  bool operator==(const BlockThreads &other) const {
+    return count == other.count;
+  }
+};
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, BlockThreads threads);
+
+/// How parallel loops are bound to blocks and threads
+/// (threadbind-map-loops-to-threads).
+struct MappingOptions {
+  BlockThreads threadsPerBlock;
+  /// Explicit block shape (x, y, z); overrides threadsPerBlock.
+  SmallVector<int64_t, 3> blockShape;
+  /// Loop dimensions, as written, for x, y, z in that order.
+  SmallVector<int64_t, 3> dimOrder;
+  GridPolicy gridPolicy = GridPolicy::GridStride;
+  /// Static cap on a grid-stride grid; 0 asks the host at run time.
+  int64_t maxBlocks = 0;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    namespace cl = llvm::cl;
+    b.option(threadsPerBlock, "threads-per-block",
+             cl::desc("Threads per block, or 'auto' (threadbind-compile "
+                      "only): the size the ptxas-reported registers let "
+                      "keep the most threads resident"),
+             cl::value_desc("n|auto"));
+    b.list(blockShape, "block-shape",
+           cl::desc("Explicit block shape x,y,z (overrides "
+                    "threads-per-block)"));
+    b.list(dimOrder, "dim-order",
+           cl::desc("Loop dimensions, as written, to bind to x, y, z in that "
+                    "order (overrides the coalescing analysis)"));
+    b.option(gridPolicy, "grid-policy",
+             cl::desc("How the grid covers the loop"),
+             cl::values(clEnumValN(GridPolicy::GridStride, "grid-stride",
+                                   "occupancy-sized grid, every thread loops"),
+                        clEnumValN(GridPolicy::Cover, "cover",
+                                   "ceil-div grid, one guarded iteration per "
+                                   "thread")));
+    b.option(maxBlocks, "max-blocks",
+             cl::desc("Static cap on the blocks of a grid-stride grid; 0 "
+                      "asks the host at run time"));
+  }
+};
+
+/// How loops with reductions are bound (threadbind-map-reductions).
+struct ReductionOptions {
+  /// Elements a thread folds an iteration (0: as many as keep 8 loads in
+  /// flight).
+  int64_t unroll = 0;
+  CrossBlockCombine crossBlock = CrossBlockCombine::SecondKernel;
+  /// Rows short enough for one warp get one-warp blocks.
+  bool warpRows = true;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    namespace cl = llvm::cl;
+    b.option(unroll, "reduction-unroll",
+             cl::desc("Elements a thread folds per iteration of a "
+                      "reduction's main loop (1 to 16); 0 chooses"));
+    b.option(crossBlock, "reduction-cross-block",
+             cl::desc("How the blocks of a full reduction combine"),
+             cl::values(clEnumValN(CrossBlockCombine::SecondKernel,
+                                   "second-kernel",
+                                   "a second kernel folds the blocks' "
+                                   "results in order (the same result every "
+                                   "run)"),
+                        clEnumValN(CrossBlockCombine::Atomic, "atomic",
+                                   "hardware atomics where the combiner has "
+                                   "one (float sums then vary with block "
+                                   "order)")));
+    b.option(warpRows, "reduction-warp-rows",
+             cl::desc("Give reduction rows of up to 512 elements one-warp "
+                      "blocks"));
+  }
+};
+
+/// Divergence-aware clean-up and widening of the bound kernels.
+struct KernelOptions {
+  /// What to do with a cover launch's bounds check that is not provably
+  /// dead.
+  TailStrategy tail = TailStrategy::Pad;
+  /// Hoist uniform, loop-invariant conditions out of GPU loops.
+  bool unswitch = true;
+  /// Turn small divergent branches into selects and min/max.
+  bool predicate = true;
+  /// Vectors a thread handles an iteration in widened loops.
+  unsigned widenUnroll = 1;
+  /// Also widen thread loops nested in other loops (2-D rows).
+  bool widenNested = true;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    namespace cl = llvm::cl;
+    b.option(tail, "tail",
+             cl::desc("Bounds checks of cover launches that are not provably "
+                      "dead"),
+             cl::values(clEnumValN(TailStrategy::Pad, "pad",
+                                   "threads past the end run on padding "
+                                   "(arguments marked threadbind.padded_to, "
+                                   "allocations the function owns); else "
+                                   "the check stays"),
+                        clEnumValN(TailStrategy::Split, "split",
+                                   "full blocks run without the check"),
+                        clEnumValN(TailStrategy::Keep, "keep",
+                                   "the check stays")));
+    b.option(unswitch, "unswitch",
+             cl::desc("Hoist uniform, loop-invariant conditions out of GPU "
+                      "loops"));
+    b.option(predicate, "predicate",
+             cl::desc("Turn small divergent branches in kernels into selects "
+                      "and min/max"));
+    b.option(widenUnroll, "widen-unroll",
+             cl::desc("Vectors a thread handles an iteration in widened "
+                      "loops"));
+    b.option(widenNested, "widen-nested-loops",
+             cl::desc("Also widen thread loops nested in other loops (2-D "
+                      "rows), rebalancing the grid where it can"));
+  }
+};
+
+/// The chip and the device code generation.
+struct TargetOptions {
+  std::string chip = kDefaultChip.str();
+  /// LLVM optimisation level for the device, 0 to 3.
+  unsigned optLevel = 3;
+  /// Let kernels fuse float multiply-add into FMA, as nvcc does.
+  bool fpContract = true;
+  /// The CUDA toolkit to take ptxas and libdevice from; empty: searched
+  /// for (getCudaToolkitCandidates).
+  std::string cudaPath;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    namespace cl = llvm::cl;
+    b.option(chip, "chip", cl::desc("Target chip, e.g. sm_80 or sm_90"));
+    b.option(optLevel, "opt-level",
+             cl::desc("LLVM optimisation level for the device (0-3)"));
+    b.option(fpContract, "fp-contract",
+             cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
+                      "does by default"));
+    b.option(cudaPath, "cuda-path",
+             cl::desc("CUDA toolkit to take ptxas and libdevice from "
+                      "(default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "
+                      "/usr/local/cuda, then the ptxas on PATH)"),
+             cl::value_desc("dir"));
+  }
+};
+
+/// What both the mapping and the kernel stage read.
+struct SharedOptions {
+  /// Report every decision of every stage as a remark.
+  bool remarks = false;
+  /// Widest vector access, in bytes, that reductions load through and
+  /// thread loops are widened to (4, 8 or 16; 0 keeps them scalar).
+  unsigned vectorBytes = kDefaultVectorBytes;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    namespace cl = llvm::cl;
+    b.option(remarks, "remarks",
+             cl::desc("Emit a remark per loop, reduction and branch stating "
+                      "what was done to it and why"));
+    b.option(vectorBytes, "vector-bytes",
+             cl::desc("Widest vector access reductions and thread loops use "
+                      "(4, 8 or 16 bytes; 0 keeps them scalar)"));
+  }
+};
+
+/// `threadbind-map-to-gpu`: normalise and bind.
+struct MapToGPUOptions {
+  SharedOptions shared;
+  MappingOptions mapping;
+  ReductionOptions reductions;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    shared.bindOptions(b);
+    mapping.bindOptions(b);
+    reductions.bindOptions(b);
+  }
+  /// A message naming the first bad value, or an empty string.
+  std::string verify() const;
+};
+
+/// `threadbind-to-ptx` and threadbind-compile: every stage.
+struct CompileOptions {
+  SharedOptions shared;
+  MappingOptions mapping;
+  ReductionOptions reductions;
+  KernelOptions kernels;
+  TargetOptions target;
+
+  template <typename Binder> void bindOptions(Binder &b) {
+    shared.bindOptions(b);
+    mapping.bindOptions(b);
+    reductions.bindOptions(b);
+    kernels.bindOptions(b);
+    target.bindOptions(b);
+  }
+  /// A message naming the first bad value, or an empty string. `auto`
+  /// threads a block pass only if `allowAutoThreads` (the driver resolves
+  /// them before building the pipeline).
+  std::string verify(bool allowAutoThreads = false) const;
+  MapToGPUOptions getMapToGPUOptions() const {
+    return {shared, mapping, reductions};
+  }
+};
+
+} // namespace mlir::threadbind
+
+namespace llvm::cl {
+/// Parses `threads-per-block`: a positive number or `auto`.
+template <>
+class parser<mlir::threadbind::BlockThreads>
+    : public basic_parser<mlir::threadbind::BlockThreads> {
+public:
+  parser(Option &option) : basic_parser(option) {}
+  bool parse(Option &option, StringRef argName, StringRef arg,
+             mlir::threadbind::BlockThreads &value);
+  StringRef getValueName() const override { return "n|auto"; }
+  void printOptionDiff(const Option &option,
+                       mlir::threadbind::BlockThreads value,
+                       const OptVal &defaultValue, size_t globalWidth) const;
+  void anchor() override;
+};
+} // namespace llvm::cl
+
+#endif // THREADBIND_PIPELINES_OPTIONS_H

@@ -1,0 +1,88 @@
+//===- Attributes.h - The marks ThreadBind's passes leave -------*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every attribute one ThreadBind pass sets for another, with typed
+// accessors: passes read and write marks only through these, so each
+// mark's name, the op it sits on and the type of its value are written
+// once. A getter returns nothing for a mark of the wrong type, so a
+// malformed mark is never trusted. The pipelines strip the internal marks
+// from their input (threadbind-strip-internal-marks): a program cannot be
+// trusted to carry them honestly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_TRANSFORMS_ATTRIBUTES_H
+#define THREADBIND_TRANSFORMS_ATTRIBUTES_H
+
+#include "threadbind/Transforms/PassEnums.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::threadbind {
+
+/// Marks the `scf.if` that a cover-policy launch wraps its body in, the
+/// per-thread bounds check along x (a unit attribute).
+inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
+
+/// On a `gpu.launch` the mapping made: its grid policy, "grid-stride" or
+/// "cover", for widening and the manifest (a string).
+inline constexpr StringLiteral kGridPolicyAttr = "threadbind.grid_policy";
+
+/// On an `scf.if` that threadbind-unswitch-uniform-conditions decided not to
+/// hoist, while that pass runs (a unit attribute).
+inline constexpr StringLiteral kUnswitchRejectedAttr =
+    "threadbind.unswitch_rejected";
+
+/// On an `scf.parallel` whose one-trip dimensions
+/// threadbind-fold-trivial-parallel-dims dropped: the dimension each of its
+/// dimensions was as written (an array of i64), and how many there were
+/// (an i64). `dim-order` names the dimensions as written.
+inline constexpr StringLiteral kWrittenDimsAttr = "threadbind.written_dims";
+inline constexpr StringLiteral kWrittenRankAttr = "threadbind.written_rank";
+
+/// The marks one pass leaves for another, which no input may carry.
+inline constexpr StringLiteral kInternalMarks[] = {
+    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr, kWrittenDimsAttr,
+    kWrittenRankAttr};
+
+/// A user's mark, not internal: on an `scf.parallel` (carried to its
+/// `gpu.launch`), the tail strategy for that loop, overriding the pass
+/// option ("split", "pad" or "keep").
+inline constexpr StringLiteral kTailStrategyAttr = "threadbind.tail";
+
+/// The cover launch's bounds check.
+void setTailGuard(Operation *ifOp);
+bool isTailGuard(Operation *ifOp);
+void clearTailGuard(Operation *ifOp);
+
+/// The grid policy of a launch the mapping made; none for a launch written
+/// by hand.
+void setGridPolicy(Operation *launch, GridPolicy policy);
+std::optional<GridPolicy> getGridPolicy(Operation *launch);
+
+/// The dimensions of a folded loop as written.
+struct WrittenDims {
+  /// For each dimension of the loop, its position as written.
+  SmallVector<int64_t> dims;
+  /// How many dimensions the loop had as written.
+  int64_t rank;
+};
+void setWrittenDims(Operation *loop, const WrittenDims &written);
+/// None unless both marks are there, well typed and consistent: every
+/// position below the rank, and no more positions than the rank.
+std::optional<WrittenDims> getWrittenDims(Operation *loop);
+
+/// threadbind-unswitch-uniform-conditions' note to itself.
+void setUnswitchRejected(Operation *ifOp);
+bool isUnswitchRejected(Operation *ifOp);
+void clearUnswitchRejected(Operation *ifOp);
+
+} // namespace mlir::threadbind
+
+#endif // THREADBIND_TRANSFORMS_ATTRIBUTES_H

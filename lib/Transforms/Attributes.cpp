@@ -1,0 +1,82 @@
+//===- Attributes.cpp - The marks ThreadBind's passes leave ---------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/Attributes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+StringRef threadbind::stringifyGridPolicy(GridPolicy policy) {
+  return policy == GridPolicy::GridStride ? "grid-stride" : "cover";
+}
+
+std::optional<GridPolicy> threadbind::symbolizeGridPolicy(StringRef name) {
+  return llvm::StringSwitch<std::optional<GridPolicy>>(name)
+      .Case("grid-stride", GridPolicy::GridStride)
+      .Case("cover", GridPolicy::Cover)
+      .Default(std::nullopt);
+}
+
+void threadbind::setTailGuard(Operation *ifOp) {
+  ifOp->setAttr(kTailGuardAttr, UnitAttr::get(ifOp->getContext()));
+}
+
+bool threadbind::isTailGuard(Operation *ifOp) {
+  return isa_and_nonnull<UnitAttr>(ifOp->getAttr(kTailGuardAttr));
+}
+
+void threadbind::clearTailGuard(Operation *ifOp) {
+  ifOp->removeAttr(kTailGuardAttr);
+}
+
+void threadbind::setGridPolicy(Operation *launch, GridPolicy policy) {
+  launch->setAttr(kGridPolicyAttr,
+                  StringAttr::get(launch->getContext(),
+                                  stringifyGridPolicy(policy)));
+}
+
+std::optional<GridPolicy> threadbind::getGridPolicy(Operation *launch) {
+  auto name = launch->getAttrOfType<StringAttr>(kGridPolicyAttr);
+  if (!name)
+    return std::nullopt;
+  return symbolizeGridPolicy(name.getValue());
+}
+
+void threadbind::setWrittenDims(Operation *loop, const WrittenDims &written) {
+  Builder builder(loop->getContext());
+  loop->setAttr(kWrittenDimsAttr, builder.getDenseI64ArrayAttr(written.dims));
+  loop->setAttr(kWrittenRankAttr, builder.getI64IntegerAttr(written.rank));
+}
+
+std::optional<WrittenDims> threadbind::getWrittenDims(Operation *loop) {
+  auto dims = loop->getAttrOfType<DenseI64ArrayAttr>(kWrittenDimsAttr);
+  auto rank = loop->getAttrOfType<IntegerAttr>(kWrittenRankAttr);
+  if (!dims || !rank)
+    return std::nullopt;
+  WrittenDims written{llvm::to_vector(dims.asArrayRef()), rank.getInt()};
+  if (int64_t(written.dims.size()) > written.rank ||
+      llvm::any_of(written.dims, [&](int64_t d) {
+        return d < 0 || d >= written.rank;
+      }))
+    return std::nullopt;
+  return written;
+}
+
+void threadbind::setUnswitchRejected(Operation *ifOp) {
+  ifOp->setAttr(kUnswitchRejectedAttr, UnitAttr::get(ifOp->getContext()));
+}
+
+bool threadbind::isUnswitchRejected(Operation *ifOp) {
+  return ifOp->hasAttr(kUnswitchRejectedAttr);
+}
+
+void threadbind::clearUnswitchRejected(Operation *ifOp) {
+  ifOp->removeAttr(kUnswitchRejectedAttr);
+}

@@ -60,7 +60,8 @@ static void buildPipeline(PassManager &pm, uint8_t choice) {
                                       ? CrossBlockCombine::Atomic
                                       : CrossBlockCombine::SecondKernel;
   options.shared.vectorBytes = kVectorBytes[(choice >> 5) & 3];
-  options.kernels.tail = (choice & 16) ? TailStrategy::Split : TailStrategy::Pad;
+  options.kernels.tail =
+      (choice & 16) ? TailStrategy::Split : TailStrategy::Pad;
   options.kernels.unswitch = !(choice & 8);
   options.kernels.widenUnroll = (choice & 1) ? 2 : 1;
   options.kernels.widenNested = choice & 128;

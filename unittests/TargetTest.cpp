@@ -120,8 +120,8 @@ TEST(TargetTest, PtxasAndLibdeviceShareOneSearchOrder) {
     ASSERT_FALSE(llvm::sys::fs::openFileForWrite(file, fd));
     ::close(fd);
   }
-  ASSERT_FALSE(llvm::sys::fs::setPermissions(ptxas, llvm::sys::fs::all_exe |
-                                                        llvm::sys::fs::owner_read));
+  ASSERT_FALSE(llvm::sys::fs::setPermissions(
+      ptxas, llvm::sys::fs::all_exe | llvm::sys::fs::owner_read));
   SmallVector<std::string> candidates;
   llvm::Expected<std::string> foundPtxas = std::string();
   std::optional<std::string> foundLibdevice;
@@ -138,8 +138,8 @@ TEST(TargetTest, PtxasAndLibdeviceShareOneSearchOrder) {
     return llvm::find(candidates, dir.str()) - candidates.begin();
   };
   EXPECT_LT(position(root), position("/usr/local/cuda"));
-  ASSERT_TRUE(static_cast<bool>(foundPtxas)) << llvm::toString(
-      foundPtxas.takeError());
+  ASSERT_TRUE(static_cast<bool>(foundPtxas))
+      << llvm::toString(foundPtxas.takeError());
   EXPECT_EQ(*foundPtxas, std::string(ptxas));
   EXPECT_EQ(foundLibdevice, std::optional<std::string>(std::string(root)));
 }

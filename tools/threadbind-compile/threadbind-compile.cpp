@@ -511,9 +511,8 @@ int main(int argc, char **argv) {
     SmallVector<int64_t> tiles(upstreamTile.begin(), upstreamTile.end());
     if (mapper == Mapper::UpstreamTiled && tiles.empty())
       tiles.push_back(256);
-    buildUpstreamMapStage(mapPm,
-                          mapper == Mapper::UpstreamTiled ? tiles
-                                                          : ArrayRef<int64_t>());
+    buildUpstreamMapStage(
+        mapPm, mapper == Mapper::UpstreamTiled ? tiles : ArrayRef<int64_t>());
     buildBackEndStages(outlinePm, lowerPm, options.target, format);
   }
   SmallVector<PassManager *> stages;

@@ -1,4 +1,4 @@
-//===- OptionsBinding.h - Bind stage options to a CLI or pipeline -*- C++ -*-===//
+//===- OptionsBinding.h - Stage options as flags or pipeline ----*- C++ -*-===//
 //
 // Part of the ThreadBind project.
 //
@@ -65,7 +65,8 @@ public:
     ListT *opt = owned.get();
     if (!field.empty())
       *opt = ArrayRef<T>(field);
-    readers.push_back([opt, &field] { field.assign(opt->begin(), opt->end()); });
+    readers.push_back(
+        [opt, &field] { field.assign(opt->begin(), opt->end()); });
     options.push_back(std::move(owned));
   }
 

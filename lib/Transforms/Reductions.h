@@ -1,0 +1,176 @@
+//===- Reductions.h - Pieces of the reduction mapping -----------*- C++ -*-===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The parts threadbind-map-reductions is made of, private to lib/Transforms:
+//   - ReductionCombiners.cpp: which combiners a reduction has, their
+//     identities and hardware atomics, and partial results;
+//   - ReductionFolds.cpp: a thread's share of the iterations folded into
+//     registers (scalar or vector loads), a block's threads combined;
+//   - FullReductions.cpp: a 1-D reduction as a partial and a final kernel;
+//   - RowReductions.cpp: a loop of 1-D reductions, one block (or warp) a
+//     row;
+//   - MapReductions.cpp: the pass, which finds both kinds and maps them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef THREADBIND_LIB_TRANSFORMS_REDUCTIONS_H
+#define THREADBIND_LIB_TRANSFORMS_REDUCTIONS_H
+
+#include "threadbind/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::threadbind::reductions {
+
+//===----------------------------------------------------------------------===//
+// Combiners (ReductionCombiners.cpp)
+//===----------------------------------------------------------------------===//
+
+/// One reduced value: how its combiner folds and where the result goes.
+struct Reduction {
+  /// The scf.reduce region's block: two arguments, pure ops, the return.
+  Block *combiner;
+  /// The all-reduce operation the combiner is, where it is a single named
+  /// op of its two arguments.
+  std::optional<gpu::AllReduceOperation> kind;
+  /// The value that leaves any operand unchanged, known for named
+  /// combiners only. Without it every partial result carries a flag saying
+  /// whether it holds anything yet.
+  TypedAttr identity;
+  /// The host's stores of the loop's result, which the final kernel makes.
+  SmallVector<memref::StoreOp> stores;
+
+  Type getType() const { return combiner->getArgument(0).getType(); }
+};
+
+/// A partial result of one reduction: a value and, for a combiner without
+/// an identity, an i1 that is false while the value holds nothing (null
+/// for a combiner with one).
+struct Partial {
+  Value value;
+  Value valid;
+};
+
+/// Checks that `loop` is a reduction this pass maps and describes each of
+/// its results. Errors at the offending op otherwise; never changes the IR.
+FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop);
+
+/// `lhs` combined with `rhs` by a copy of `reduction`'s combiner.
+Value combine(OpBuilder &builder, const Reduction &reduction, Value lhs,
+              Value rhs);
+
+/// `lhs` and `rhs` combined; where one holds nothing, the other.
+Partial merge(OpBuilder &builder, Location loc, const Reduction &reduction,
+              Partial lhs, Partial rhs);
+
+/// A partial result that holds nothing: the identity, or any value flagged
+/// empty.
+Partial createEmpty(OpBuilder &builder, Location loc,
+                    const Reduction &reduction);
+
+/// A partial result that holds `value`.
+Partial createFull(OpBuilder &builder, Location loc, const Reduction &reduction,
+                   Value value);
+
+/// The values of `partials`, each followed by its flag where it has one.
+SmallVector<Value> flatten(ArrayRef<Partial> partials);
+
+/// The inverse of flatten for `groups` partials a reduction, reduction by
+/// reduction.
+SmallVector<Partial> unflatten(ArrayRef<Reduction> reductions,
+                               ValueRange values, unsigned groups = 1);
+
+/// The init value combined with `total`, the loop's result: the init value
+/// joins exactly once, and alone where the loop folded nothing.
+Value combineInit(OpBuilder &builder, Location loc, const Reduction &reduction,
+                  Value init, Partial total);
+
+/// The hardware atomic that combines `reduction`'s values in memory, where
+/// the chip has one: integer add, and, or, xor, min and max, f32 and f64
+/// add.
+std::optional<arith::AtomicRMWKind>
+getHardwareAtomic(const Reduction &reduction);
+
+/// A one-element device accumulator for `reduction` holding its identity,
+/// from `allocate`.
+Value createAtomicAccumulator(
+    RewriterBase &rewriter, Location loc, const Reduction &reduction,
+    function_ref<Value(MemRefType, ValueRange)> allocate);
+
+//===----------------------------------------------------------------------===//
+// Folding a thread's share and a block's threads (ReductionFolds.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The elements a thread folds per main-loop iteration when the user did
+/// not say: enough to keep 8 loads in flight, at least 1.
+int64_t chooseUnroll(scf::ParallelOp loop);
+
+/// A 1-D launch of `grid` blocks of `threads` threads, the insertion point
+/// in its body.
+gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc, Value grid,
+                           Value threads);
+
+/// The share of lane `lane` of the `lanes` threads that split `loop`'s
+/// iterations (lane, lane + lanes, ... counted in steps from the lower
+/// bound), folded `unroll` elements an iteration: through vector loads of
+/// up to `vectorBytes` where the loop and its memory allow, else scalar.
+/// The body is cloned with `mapping` for the values it uses from around it.
+SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
+                               scf::ParallelOp loop,
+                               ArrayRef<Reduction> reductions, Value lane,
+                               Value lanes, int64_t unroll, int64_t vectorBytes,
+                               const IRMapping &mapping);
+
+/// Combines each of `accs` across the block of `launch`, then opens an
+/// `scf.if` on thread 0 and leaves the insertion point in it. Returns the
+/// block-wide partial results.
+SmallVector<Partial> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
+                                          gpu::LaunchOp launch,
+                                          ArrayRef<Reduction> reductions,
+                                          ArrayRef<Partial> accs);
+
+//===----------------------------------------------------------------------===//
+// The two mappings (FullReductions.cpp, RowReductions.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Replaces the 1-D reduction `loop`, whose results `reductions` describe,
+/// by a kernel that folds each block's share and a one-block kernel that
+/// combines the blocks, as `options` say.
+void mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
+                      MutableArrayRef<Reduction> reductions,
+                      const MapReductionsPassOptions &options);
+
+/// A parallel loop each of whose iterations reduces a row: its body is pure
+/// operations, then one 1-D reduction loop, then the stores of its results.
+struct RowReduction {
+  scf::ParallelOp outer;
+  scf::ParallelOp inner;
+  SmallVector<Reduction> reductions;
+};
+
+/// The longest row a warp reduces alone: with 8 elements a lane an
+/// iteration, two iterations; longer rows give a block's threads enough
+/// to do.
+constexpr int64_t kMaxWarpRow = 512;
+
+/// The row reduction `outer` is, if it is one: nullopt for a loop that is
+/// not; failure, with an error, for a row whose reduction cannot be mapped.
+FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer);
+
+/// Replaces `row.outer` by one block (or warp) a row, as `options` say.
+void mapRowReduction(RewriterBase &rewriter, RowReduction &row,
+                     const MapReductionsPassOptions &options);
+
+} // namespace mlir::threadbind::reductions
+
+#endif // THREADBIND_LIB_TRANSFORMS_REDUCTIONS_H

@@ -1,0 +1,156 @@
+//===- RowReductions.cpp - A loop of reductions, a block a row ------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// An scf.parallel each of whose iterations reduces a row (a 1-D reduction
+// nested in it) becomes one launch with one block a row: the block's
+// threads fold strided shares of the row and combine them as a full
+// reduction's blocks do, and thread 0 adds the init value and stores.
+// Rows the host can tell are short get one-warp blocks instead.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reductions.h"
+
+#include "threadbind/Transforms/KernelRewriting.h"
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+using namespace mlir::threadbind::reductions;
+
+/// Whether `outer` has the shape of a row reduction. Not a match is not an
+/// error (the loop mapping takes the loop); a match whose reduction cannot
+/// be mapped is, reported by analyzeReduction.
+FailureOr<std::optional<RowReduction>>
+reductions::matchRowReduction(scf::ParallelOp outer) {
+  if (outer.getNumLoops() != 1 || !outer.getInitVals().empty())
+    return std::optional<RowReduction>();
+  scf::ParallelOp inner;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    auto nested = dyn_cast<scf::ParallelOp>(op);
+    if (!nested) {
+      // Before the reduction loop, pure operations; after it, its stores.
+      if (inner ? !isa<memref::StoreOp>(op) : !isPure(&op))
+        return std::optional<RowReduction>();
+      continue;
+    }
+    if (inner || nested.getInitVals().empty())
+      return std::optional<RowReduction>();
+    inner = nested;
+  }
+  if (!inner)
+    return std::optional<RowReduction>();
+  for (Operation &op : outer.getBody()->without_terminator())
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && store.getValueToStore().getDefiningOp() != inner)
+      return std::optional<RowReduction>();
+  if (failed(verifyMappableBody(outer)))
+    return failure();
+  FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);
+  if (failed(reductions))
+    return failure();
+  return std::optional<RowReduction>(
+      RowReduction{outer, inner, std::move(*reductions)});
+}
+
+/// One block a row: block b takes iteration b of the outer loop, its
+/// threads fold the row's reduction as foldShare does, gpu.all_reduce
+/// combines them, and thread 0 combines the init value and stores. The host
+/// launches it only for a non-empty outer loop.
+static void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
+                          Value threads, int64_t unroll, int64_t vectorBytes) {
+  scf::ParallelOp outer = row.outer, inner = row.inner;
+  Location loc = outer.getLoc();
+  Value rows = createTripCount(rewriter, loc, outer, 0);
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, rows, threads);
+
+  IRMapping mapping;
+  Value rowIndex = arith::AddIOp::create(
+      rewriter, loc, outer.getLowerBound().front(),
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x,
+                            outer.getStep().front()));
+  mapping.map(outer.getInductionVars().front(), rowIndex);
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (&op == inner.getOperation())
+      break;
+    rewriter.clone(op, mapping);
+  }
+  SmallVector<Partial> accs =
+      foldShare(rewriter, loc, inner, row.reductions, launch.getThreadIds().x,
+                launch.getBlockSize().x, unroll, vectorBytes, mapping);
+  SmallVector<Partial> totals =
+      reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
+  for (auto [reduction, init, total] :
+       llvm::zip_equal(row.reductions, inner.getInitVals(), totals)) {
+    Value result = combineInit(rewriter, loc, reduction,
+                               mapping.lookupOrDefault(init), total);
+    for (memref::StoreOp store : reduction.stores) {
+      SmallVector<Value> indices;
+      for (Value index : store.getIndices())
+        indices.push_back(mapping.lookupOrDefault(index));
+      memref::StoreOp::create(rewriter, store.getLoc(), result,
+                              mapping.lookupOrDefault(store.getMemRef()),
+                              indices);
+    }
+  }
+  guardOnPositive(rewriter, launch, rows);
+}
+
+void reductions::mapRowReduction(RewriterBase &rewriter, RowReduction &row,
+                                 const MapReductionsPassOptions &options) {
+  int64_t elements =
+      options.unroll > 0 ? int64_t(options.unroll) : chooseUnroll(row.inner);
+  Location loc = row.outer.getLoc();
+  rewriter.setInsertionPoint(row.outer);
+  Value threads =
+      arith::ConstantIndexOp::create(rewriter, loc, options.threadsPerBlock);
+  // Short rows would leave most of a block idle: where the host can
+  // tell a row's length (its bounds do not depend on the row), rows of
+  // up to kMaxWarpRow elements get one-warp blocks instead.
+  bool warpRows = options.warpRows &&
+                  options.threadsPerBlock > GpuLimits::kWarpSize &&
+                  llvm::all_of(row.inner->getOperands(), [&](Value v) {
+                    return row.outer.isDefinedOutsideOfLoop(v);
+                  });
+  if (options.emitRemarks) {
+    InFlightDiagnostic remark = row.outer.emitRemark("row reduction mapped: ");
+    if (warpRows)
+      remark << "one warp a row (a block of 32 threads) where a row has "
+             << "at most " << kMaxWarpRow << " elements, else ";
+    remark << "one block a row, "
+           << static_cast<int64_t>(options.threadsPerBlock)
+           << " threads fold a strided share of it each (" << elements
+           << " elements an iteration), warp shuffles and shared memory "
+              "combine them, and thread 0 adds the init value and stores";
+  }
+  if (warpRows) {
+    Value length = createTripCount(rewriter, loc, row.inner, 0);
+    Value isShort = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ule, length,
+        arith::ConstantIndexOp::create(rewriter, loc, kMaxWarpRow));
+    auto ifOp = scf::IfOp::create(rewriter, loc, isShort, /*withElse=*/true);
+    rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    emitRowKernel(
+        rewriter, row,
+        arith::ConstantIndexOp::create(rewriter, loc, GpuLimits::kWarpSize),
+        elements, options.vectorBytes);
+    rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  }
+  emitRowKernel(rewriter, row, threads, elements, options.vectorBytes);
+  rewriter.eraseOp(row.outer);
+}

@@ -557,12 +557,20 @@ void threadbind::prepareDeviceModule(ModuleOp module,
 // Lowering
 //===----------------------------------------------------------------------===//
 
-/// Math ops with an LLVM intrinsic become it; the others (erf, cbrt, tan,
-/// ...) become calls to libm, which bundles link. convert-to-llvm alone
-/// would leave those for the LLVM translation to choke on.
-static void addHostMathLowering(OpPassManager &pm) {
+/// From the standard dialects to LLVM, on the host. Strided metadata before
+/// lower-affine: expanding a subview with a dynamic offset leaves
+/// affine.apply ops. Math ops with an LLVM intrinsic become it; the others
+/// (erf, cbrt, tan, ...) become calls to libm, which bundles link:
+/// convert-to-llvm alone would leave those for the LLVM translation to
+/// choke on.
+static void addHostToLLVM(OpPassManager &pm) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void threadbind::buildCPULoweringStage(OpPassManager &pm) {
@@ -571,24 +579,12 @@ void threadbind::buildCPULoweringStage(OpPassManager &pm) {
   // fit the program (sizes that disagree, indices read from random data)
   // stop with a message instead of corrupting memory or passing.
   pm.addPass(createGenerateRuntimeVerificationPass());
-  // Strided metadata before lower-affine: expanding a subview with a
-  // dynamic offset leaves affine.apply ops.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  addHostMathLowering(pm);
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addHostToLLVM(pm);
 }
 
 void threadbind::buildHostLoweringStage(OpPassManager &pm) {
   pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
-  addHostMathLowering(pm);
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addHostToLLVM(pm);
 }
 
 LogicalResult threadbind::verifyHostCodeLeavesDataAlone(ModuleOp module) {

@@ -33,17 +33,9 @@ using namespace mlir::threadbind;
 /// The static trip count of dimension `d` of `loop`, if it is 0 or 1.
 static std::optional<int64_t> getTrivialTripCount(scf::ParallelOp loop,
                                                   unsigned d) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  if (*ub <= *lb)
-    return 0;
-  // One trip when lb + step >= ub, without overflowing.
-  if (static_cast<uint64_t>(*ub) - static_cast<uint64_t>(*lb) <=
-      static_cast<uint64_t>(*step))
-    return 1;
+  std::optional<int64_t> trips = getStaticTripCount(loop, d);
+  if (trips && *trips <= 1)
+    return trips;
   return std::nullopt;
 }
 

@@ -270,12 +270,8 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
 // Planning
 //===----------------------------------------------------------------------===//
 
-/// Static trip count of loop dimension `d`, if its bounds and step are
-/// constants and the count fits in int64_t. The span `ub - lb` is taken as
-/// an unsigned number, so bounds of opposite signs near the limits of the
-/// index type count right.
-static std::optional<int64_t> staticTripCount(scf::ParallelOp loop,
-                                              unsigned d) {
+std::optional<int64_t> threadbind::getStaticTripCount(scf::ParallelOp loop,
+                                                   unsigned d) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
@@ -365,7 +361,7 @@ static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
   if (plan.innerLoop) {
     blocks = 1;
     for (unsigned d = 0; d < outerLoop.getNumLoops(); ++d) {
-      std::optional<int64_t> trips = staticTripCount(outerLoop, d);
+      std::optional<int64_t> trips = getStaticTripCount(outerLoop, d);
       if (!trips)
         return success();
       std::optional<int64_t> product = llvm::checkedMul(*blocks, *trips);
@@ -377,7 +373,7 @@ static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
         return success();
     }
   } else if (std::optional<int64_t> trips =
-                 staticTripCount(outerLoop, plan.groups[0].front())) {
+                 getStaticTripCount(outerLoop, plan.groups[0].front())) {
     blocks = llvm::divideCeil(*trips, plan.blockShape[0]);
   }
   if (!blocks || *blocks <= GpuLimits::kMaxGridDim[0])
@@ -428,7 +424,7 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   bool forced = !order.empty();
   SmallVector<std::optional<int64_t>> trips;
   for (unsigned d = 0; d < numDims; ++d)
-    trips.push_back(staticTripCount(loop, d));
+    trips.push_back(getStaticTripCount(loop, d));
   DimRanking ranking =
       rankDimsForCoalescing(analyzeAccessPattern(loop), trips);
   for (unsigned d : ranking.order)

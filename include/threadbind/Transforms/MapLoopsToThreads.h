@@ -59,6 +59,12 @@ Value createTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
 Value createTripCount(OpBuilder &builder, Location loc, scf::ParallelOp loop,
                       unsigned dim);
 
+/// The trip count of dimension `d` of `loop`, if its bounds and step are
+/// constants and the count fits in int64_t. The span `ub - lb` is taken as
+/// an unsigned number, so bounds of opposite signs near the limits of the
+/// index type count right.
+std::optional<int64_t> getStaticTripCount(scf::ParallelOp loop, unsigned d);
+
 /// The most blocks a grid-stride launch of `threadsPerBlock`-thread blocks
 /// should use: `maxBlocks` when positive, otherwise a call to
 /// kMaxResidentBlocksFn, answered by the host at run time (the caller then

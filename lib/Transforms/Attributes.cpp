@@ -74,7 +74,7 @@ void threadbind::setUnswitchRejected(Operation *ifOp) {
 }
 
 bool threadbind::isUnswitchRejected(Operation *ifOp) {
-  return ifOp->hasAttr(kUnswitchRejectedAttr);
+  return isa_and_nonnull<UnitAttr>(ifOp->getAttr(kUnswitchRejectedAttr));
 }
 
 void threadbind::clearUnswitchRejected(Operation *ifOp) {

@@ -210,8 +210,7 @@ void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
     }
     scratch.push_back(cross);
   }
-  int64_t elements =
-      options.unroll > 0 ? int64_t(options.unroll) : chooseUnroll(loop);
+  int64_t elements = chooseUnroll(loop, options.unroll);
   if (options.emitRemarks) {
     InFlightDiagnostic remark = loop.emitRemark("reduction mapped: ");
     remark << reductions.size() << " value(s), "

@@ -37,9 +37,11 @@ using namespace mlir::threadbind::reductions;
 /// (two loads an element) was fastest with 4 elements an iteration.
 static constexpr int64_t kLoadsInFlight = 8;
 
-/// The elements a thread folds per main-loop iteration when the user did
-/// not say: kLoadsInFlight over the loads of one iteration, at least 1.
-int64_t reductions::chooseUnroll(scf::ParallelOp loop) {
+/// The elements a thread folds per main-loop iteration: `requested` when
+/// positive, else kLoadsInFlight over the loads of one iteration, at least 1.
+int64_t reductions::chooseUnroll(scf::ParallelOp loop, int64_t requested) {
+  if (requested > 0)
+    return requested;
   int64_t loads = 0;
   loop.getBody()->walk([&](Operation *op) {
     if (isa<memref::LoadOp, vector::LoadOp>(op))

@@ -111,9 +111,10 @@ Value createAtomicAccumulator(
 // Folding a thread's share and a block's threads (ReductionFolds.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The elements a thread folds per main-loop iteration when the user did
-/// not say: enough to keep 8 loads in flight, at least 1.
-int64_t chooseUnroll(scf::ParallelOp loop);
+/// The elements a thread folds per main-loop iteration: `requested` (the
+/// unroll option) when positive, else enough to keep 8 loads in flight, at
+/// least 1.
+int64_t chooseUnroll(scf::ParallelOp loop, int64_t requested);
 
 /// A 1-D launch of `grid` blocks of `threads` threads, the insertion point
 /// in its body.

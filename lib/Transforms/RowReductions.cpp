@@ -113,8 +113,7 @@ static void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
 
 void reductions::mapRowReduction(RewriterBase &rewriter, RowReduction &row,
                                  const MapReductionsPassOptions &options) {
-  int64_t elements =
-      options.unroll > 0 ? int64_t(options.unroll) : chooseUnroll(row.inner);
+  int64_t elements = chooseUnroll(row.inner, options.unroll);
   Location loc = row.outer.getLoc();
   rewriter.setInsertionPoint(row.outer);
   Value threads =

@@ -28,7 +28,6 @@
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/OptionsBinding.h"
 #include "threadbind/Pipelines/Pipelines.h"
-#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

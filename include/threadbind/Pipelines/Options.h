@@ -40,9 +40,6 @@ struct BlockThreads {
   int64_t count = kDefaultThreadsPerBlock;
 
   bool isAuto() const { return count == 0; }
-  bool operator==(const BlockThreads &other) const {
-    return count == other.count;
-  }
 };
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, BlockThreads threads);
 

@@ -7,8 +7,8 @@
 // The two binders of the option structs in Options.h: one makes them the
 // options of a registered pass pipeline, the other the flags of a tool.
 // Either creates one llvm::cl option per `option`/`list` call, initialised
-// from the struct's default, and reads the parsed values back into a copy
-// of the struct.
+// from the struct's default, and writes the parsed values back into the
+// struct it was bound from.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +18,6 @@
 #include "threadbind/Pipelines/Options.h"
 
 #include "mlir/Pass/PassOptions.h"
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <functional>

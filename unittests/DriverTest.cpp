@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Driver/BundleBuilder.h"
+#include "threadbind/Driver/CompileSession.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"
@@ -15,6 +16,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -202,6 +206,95 @@ func.func @f(%a: memref<?x?xf32>, %n: index) -> (index, index, index) {
   EXPECT_EQ(describeHostValue(ret->getOperand(1)),
             "((ceildiv(max(dim(arg0, 1), 0), 256) * arg1) + 1)");
   EXPECT_EQ(describeHostValue(ret->getOperand(2)), "256");
+}
+
+/// A context that can run every stage of a compilation.
+static void registerCompileDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
+
+constexpr const char *kScale = R"mlir(
+func.func @scale(%a: memref<?xf32>, %s: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = arith.mulf %x, %s : f32
+    memref.store %y, %a[%i] : memref<?xf32>
+  }
+  return
+}
+)mlir";
+
+/// The session behind threadbind-compile, driven without the tool: one run
+/// fills the main output and every kept form, and the manifest describes
+/// the kernel in the PTX.
+TEST(CompileSessionTest, OneRunGivesEveryFormAskedFor) {
+  DialectRegistry registry;
+  registerCompileDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kScale, &context);
+  ASSERT_TRUE(module);
+  CompileRequest request;
+  request.emit = EmitKind::PTX;
+  request.keepMLIR = true;
+  request.keepManifest = true;
+  request.sourceName = "scale.mlir";
+  CompileSession session(context, request);
+  ASSERT_TRUE(succeeded(session.prepare()));
+  CompileResult result;
+  TimingScope timing;
+  ASSERT_TRUE(succeeded(session.run(*module, result, timing)));
+  EXPECT_NE(result.output.find(".entry scale_kernel"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find(".maxntid 256, 1, 1"), std::string::npos);
+  EXPECT_NE(result.mlir.find("gpu.launch"), std::string::npos);
+  EXPECT_EQ(result.mlir.find("scf.parallel"), std::string::npos);
+  EXPECT_NE(result.manifest.find("\"scale_kernel\""), std::string::npos)
+      << result.manifest;
+  EXPECT_NE(result.manifest.find("\"scale.mlir\""), std::string::npos);
+  EXPECT_TRUE(result.ptx.empty());
+  EXPECT_TRUE(result.cubin.empty());
+}
+
+/// Options reach the stages: a block of 64 threads shows in the PTX.
+TEST(CompileSessionTest, OptionsReachTheStages) {
+  DialectRegistry registry;
+  registerCompileDialects(registry);
+  MLIRContext context(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kScale, &context);
+  ASSERT_TRUE(module);
+  CompileRequest request;
+  request.options.mapping.threadsPerBlock.count = 64;
+  CompileSession session(context, request);
+  ASSERT_TRUE(succeeded(session.prepare()));
+  CompileResult result;
+  TimingScope timing;
+  ASSERT_TRUE(succeeded(session.run(*module, result, timing)));
+  EXPECT_NE(result.output.find(".maxntid 64, 1, 1"), std::string::npos)
+      << result.output;
+}
+
+/// Settings that do not fit together are refused before any work.
+TEST(CompileSessionTest, RequestsThatDoNotFitAreRefused) {
+  CompileRequest request;
+  EXPECT_EQ(request.verify(), "");
+  request.emit = EmitKind::MLIR;
+  request.keepPTX = true;
+  EXPECT_NE(request.verify().find("--save-ptx"), std::string::npos);
+  request.keepPTX = false;
+  request.keepManifest = true;
+  EXPECT_NE(request.verify().find("--manifest"), std::string::npos);
+  request = CompileRequest();
+  request.mapper = Mapper::UpstreamTiled;
+  request.upstreamTiles = {32, 0};
+  EXPECT_NE(request.verify().find("positive, not 0"), std::string::npos);
+  request = CompileRequest();
+  request.options.target.chip = "sm_1";
+  EXPECT_NE(request.verify().find("sm_1"), std::string::npos);
 }
 
 } // namespace

@@ -130,32 +130,264 @@ void printResult(const Kernel &k, const std::string &size,
   std::fflush(stdout);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+/// The command line.
+struct Options {
   std::string suite, stage, only;
   int runs = 30, warmup = 5;
+};
+
+/// One kernel at one size, on one set of device buffers shared by every
+/// system: every memref takes the size list, inputs are random, and the
+/// CPU reference has run once.
+struct Case {
+  const Kernel &kernel;
+  const ThreadBindEntry &entry;
+  std::vector<int64_t> sizes;
+  std::string sizeText;
+  std::vector<HostMemRef> initial, reference;
+  std::vector<std::array<char, 8>> scalars;
+  std::vector<void *> device;
+  std::vector<std::vector<int64_t>> descriptors;
+  /// The entry's argument pointers, to the device buffers.
+  std::vector<void *> pointers;
+  size_t bytesMoved = 0, largest = 0;
+
+  Case(const Kernel &kernel, const ThreadBindEntry &entry,
+       std::vector<int64_t> sizes)
+      : kernel(kernel), entry(entry), sizes(std::move(sizes)) {}
+  ~Case() {
+    for (void *p : device)
+      threadbind_free(p);
+  }
+
+  int numArguments() const { return entry.numArguments; }
+  const ThreadBindArgument &argument(int i) const {
+    return entry.arguments[i];
+  }
+};
+
+/// Points `c.pointers` at the device buffers or the reference copies.
+void pack(Case &c, bool onDevice) {
+  for (int i = 0; i < c.numArguments(); ++i) {
+    if (!c.argument(i).isMemRef) {
+      c.pointers[i] = c.scalars[i].data();
+      continue;
+    }
+    c.descriptors[i] = makeDescriptor(
+        onDevice ? c.device[i] : c.reference[i].data.data(), c.sizes);
+    c.pointers[i] = c.descriptors[i].data();
+  }
+}
+
+/// Makes the inputs, the device buffers (padded as the ThreadBind bundle
+/// asks; the other systems ignore padding) and the CPU reference.
+bool prepareCase(Case &c) {
+  Random random{1};
+  int n = c.numArguments();
+  c.sizeText = shapeString(c.sizes);
+  c.initial.resize(n);
+  c.scalars.resize(n);
+  c.device.assign(n, nullptr);
+  c.descriptors.resize(n);
+  c.pointers.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const ThreadBindArgument &a = c.argument(i);
+    if (!a.isMemRef) {
+      auto given = c.kernel.scalars.find(i);
+      double v = given != c.kernel.scalars.end() ? given->second
+                                                 : random.symmetric();
+      store(c.scalars[i].data(), a.elementType, 0, v);
+      continue;
+    }
+    c.initial[i].elementType = a.elementType;
+    c.initial[i].shape = c.sizes;
+    c.initial[i].allocate();
+    c.initial[i].fillRandom(random);
+    size_t bytes = c.initial[i].bytes();
+    c.largest = std::max(c.largest, bytes);
+    c.bytesMoved += bytes * ((a.access & THREADBIND_READ ? 1 : 0) +
+                             (a.access & THREADBIND_WRITE ? 1 : 0));
+  }
+  for (int i = 0; i < n; ++i)
+    if (c.argument(i).isMemRef &&
+        allocateOnDevice(&c.device[i], c.initial[i], c.argument(i)))
+      return false;
+  c.reference = c.initial;
+  pack(c, /*onDevice=*/false);
+  c.entry.reference(c.pointers.data());
+  pack(c, /*onDevice=*/true);
+  return true;
+}
+
+/// Copies the inputs back into the device buffers.
+void reset(Case &c) {
+  for (int i = 0; i < c.numArguments(); ++i)
+    if (c.device[i])
+      threadbind_copy_to_device(c.device[i], c.initial[i].data.data(),
+                                c.initial[i].bytes());
+}
+
+/// Checks every written memref against the reference.
+bool check(const Case &c) {
+  threadbind_synchronize();
+  for (int i = 0; i < c.numArguments(); ++i) {
+    const ThreadBindArgument &a = c.argument(i);
+    if (!a.isMemRef || !(a.access & THREADBIND_WRITE))
+      continue;
+    HostMemRef got = c.initial[i];
+    threadbind_copy_to_host(got.data.data(), c.device[i], got.bytes());
+    double tol = defaultTolerance(a.elementType);
+    Comparison result = compare(got, c.reference[i], tol, tol, 3);
+    if (result.mismatches) {
+      std::printf("MISMATCH kernel=%s size=%s arg=%d count=%zu %s\n",
+                  c.kernel.name.c_str(), c.sizeText.c_str(), i,
+                  result.mismatches,
+                  result.examples.empty() ? "" : result.examples[0].c_str());
+      return false;
+    }
+  }
+  return !*threadbind_last_error();
+}
+
+/// Checks and times one bundle's GPU entry, kernel time from the runtime's
+/// launch records. Returns whether its result was right.
+bool benchBundle(Case &c, const ThreadBindEntry &entry,
+                 const std::string &system, int runs, int warmup) {
+  reset(c);
+  threadbind_set_launch_timing(0);
+  entry.gpu(c.pointers.data());
+  if (!check(c)) {
+    printResult(c.kernel, c.sizeText, system, "FAILED", {}, c.bytesMoved);
+    threadbind_clear_error();
+    return false;
+  }
+  threadbind_set_launch_timing(1);
+  for (int w = 0; w < warmup; ++w)
+    entry.gpu(c.pointers.data());
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r)
+    times.push_back(timeKernels([&] { entry.gpu(c.pointers.data()); }));
+  threadbind_clear_launches();
+  printResult(c.kernel, c.sizeText, system, "ok", summarise(times),
+              c.bytesMoved);
+  return true;
+}
+
+/// The hand-written twin's launch: memref data pointers, scalars, then
+/// sizes, on the grid its `launch=` names.
+bool benchHand(Case &c, void *hand, int runs, int warmup) {
+  std::vector<void *> handArgs;
+  std::vector<int64_t> dims(c.sizes.begin(), c.sizes.end());
+  for (int i = 0; i < c.numArguments(); ++i)
+    if (c.argument(i).isMemRef)
+      handArgs.push_back(&c.device[i]);
+  for (int i = 0; i < c.numArguments(); ++i)
+    if (!c.argument(i).isMemRef)
+      handArgs.push_back(c.scalars[i].data());
+  for (int64_t &d : dims)
+    handArgs.push_back(&d);
+  const std::vector<int64_t> &sizes = c.sizes;
+  int64_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
+  int64_t elements = 1;
+  for (int64_t d : sizes)
+    elements *= d;
+  const std::string &launch = c.kernel.launch;
+  if (launch == "grid-stride") {
+    grid[0] = threadbind_grid_blocks(hand, 256, (elements / 4 + 255) / 256 + 1);
+  } else if (launch == "cover") {
+    grid[0] = (elements + 255) / 256;
+  } else if (launch == "tile32") {
+    block[0] = 32, block[1] = 8;
+    grid[0] = (sizes[1] + 31) / 32, grid[1] = (sizes[0] + 31) / 32;
+  } else { // cover32x8, over the interior
+    block[0] = 32, block[1] = 8;
+    grid[0] = (sizes[1] - 2 + 31) / 32, grid[1] = (sizes[0] - 2 + 7) / 8;
+  }
+  reset(c);
+  double ms;
+  if (threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms) ||
+      !check(c)) {
+    printResult(c.kernel, c.sizeText, "hand-cuda", "FAILED", {},
+                c.bytesMoved);
+    threadbind_clear_error();
+    return false;
+  }
+  for (int w = 0; w < warmup; ++w)
+    threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms);
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms);
+    times.push_back(ms);
+  }
+  printResult(c.kernel, c.sizeText, "hand-cuda", "ok", summarise(times),
+              c.bytesMoved);
+  return true;
+}
+
+/// The copy limit: the largest array, device to device (read + write).
+void benchCopy(const Case &c, int runs, int warmup) {
+  void *src = nullptr, *dst = nullptr;
+  threadbind_malloc(&src, c.largest);
+  threadbind_malloc(&dst, c.largest);
+  double ms;
+  for (int w = 0; w < warmup; ++w)
+    threadbind_copy_device_timed(dst, src, c.largest, &ms);
+  std::vector<double> times;
+  for (int r = 0; r < runs; ++r) {
+    threadbind_copy_device_timed(dst, src, c.largest, &ms);
+    times.push_back(ms);
+  }
+  printResult(c.kernel, c.sizeText, "copy", "ok", summarise(times),
+              2 * c.largest);
+  threadbind_free(src);
+  threadbind_free(dst);
+}
+
+/// Reads the command line. Returns false on a usage error.
+bool parseOptions(int argc, char **argv, Options &o) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() { return i + 1 < argc ? std::string(argv[++i]) : ""; };
     if (a == "--stage")
-      stage = next();
+      o.stage = next();
     else if (a == "--runs")
-      runs = std::atoi(next().c_str());
+      o.runs = std::atoi(next().c_str());
     else if (a == "--warmup")
-      warmup = std::atoi(next().c_str());
+      o.warmup = std::atoi(next().c_str());
     else if (a == "--only")
-      only = next();
-    else if (suite.empty())
-      suite = a;
+      o.only = next();
+    else if (o.suite.empty())
+      o.suite = a;
   }
-  if (suite.empty() || stage.empty() || runs < 1) {
+  return !o.suite.empty() && !o.stage.empty() && o.runs >= 1;
+}
+
+/// Loads the nvcc-built hand kernels of the stage.
+void *loadHandModule(const std::string &stage) {
+  std::vector<char> cubin;
+  std::ifstream in(stage + "/hand.cubin", std::ios::binary);
+  cubin.assign(std::istreambuf_iterator<char>(in),
+               std::istreambuf_iterator<char>());
+  void *handModule = nullptr;
+  if (cubin.empty() || threadbind_module_load(cubin.data(), &handModule)) {
+    std::fprintf(stderr, "threadbind-bench: cannot load %s/hand.cubin: %s\n",
+                 stage.c_str(), threadbind_last_error());
+    return nullptr;
+  }
+  return handModule;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  if (!parseOptions(argc, argv, o)) {
     std::fprintf(stderr, "usage: threadbind-bench SUITE --stage DIR [--runs "
                          "N] [--warmup N] [--only KERNEL,...]\n");
     return 2;
   }
   std::vector<Kernel> kernels;
-  if (!parseSuite(suite, kernels))
+  if (!parseSuite(o.suite, kernels))
     return 2;
 
   preloadRuntime();
@@ -169,29 +401,19 @@ int main(int argc, char **argv) {
   std::printf("DEVICE name=\"%s\" sm=%d%d sms=%d l2_bytes=%d\n", device.name,
               device.ccMajor, device.ccMinor, device.multiprocessors,
               device.l2CacheBytes);
-
-  std::vector<char> cubin;
-  {
-    std::ifstream in(stage + "/hand.cubin", std::ios::binary);
-    cubin.assign(std::istreambuf_iterator<char>(in),
-                 std::istreambuf_iterator<char>());
-  }
-  void *handModule = nullptr;
-  if (cubin.empty() || threadbind_module_load(cubin.data(), &handModule)) {
-    std::fprintf(stderr, "threadbind-bench: cannot load %s/hand.cubin: %s\n",
-                 stage.c_str(), threadbind_last_error());
+  void *handModule = loadHandModule(o.stage);
+  if (!handModule)
     return 1;
-  }
 
   int failures = 0;
   const char *systems[] = {"threadbind", "upstream-tiled", "upstream"};
   for (const Kernel &k : kernels) {
-    if (!only.empty() &&
-        ("," + only + ",").find("," + k.name + ",") == std::string::npos)
+    if (!o.only.empty() &&
+        ("," + o.only + ",").find("," + k.name + ",") == std::string::npos)
       continue;
     const ThreadBindEntry *entries[3];
     for (int s = 0; s < 3; ++s) {
-      entries[s] = findEntry(stage + "/" + k.name + "-" + systems[s] + ".so",
+      entries[s] = findEntry(o.stage + "/" + k.name + "-" + systems[s] + ".so",
                              k.entry);
       if (!entries[s])
         return 1;
@@ -202,183 +424,18 @@ int main(int argc, char **argv) {
                    k.hand.c_str());
       return 1;
     }
-    const ThreadBindEntry *entry = entries[0];
-
     for (const std::vector<int64_t> &sizes : k.sizes) {
-      std::string sizeText = shapeString(sizes);
-      // Arguments: every memref takes the size list; inputs are random.
-      Random random{1};
-      int n = entry->numArguments;
-      std::vector<HostMemRef> initial(n);
-      std::vector<std::array<char, 8>> scalars(n);
-      size_t bytesMoved = 0, largest = 0;
-      for (int i = 0; i < n; ++i) {
-        const ThreadBindArgument &a = entry->arguments[i];
-        if (!a.isMemRef) {
-          auto given = k.scalars.find(i);
-          double v = given != k.scalars.end() ? given->second
-                                              : random.symmetric();
-          store(scalars[i].data(), a.elementType, 0, v);
-          continue;
-        }
-        initial[i].elementType = a.elementType;
-        initial[i].shape = sizes;
-        initial[i].allocate();
-        initial[i].fillRandom(random);
-        size_t bytes = initial[i].bytes();
-        largest = std::max(largest, bytes);
-        bytesMoved += bytes * ((a.access & THREADBIND_READ ? 1 : 0) +
-                               (a.access & THREADBIND_WRITE ? 1 : 0));
-      }
-      // Padded as the ThreadBind bundle asks; the others ignore padding.
-      std::vector<void *> device(n, nullptr);
-      for (int i = 0; i < n; ++i)
-        if (entry->arguments[i].isMemRef &&
-            allocateOnDevice(&device[i], initial[i], entry->arguments[i]))
-          return 1;
-      auto reset = [&]() {
-        for (int i = 0; i < n; ++i)
-          if (device[i])
-            threadbind_copy_to_device(device[i], initial[i].data.data(),
-                                      initial[i].bytes());
-      };
-
-      // The CPU reference, once.
-      std::vector<HostMemRef> reference = initial;
-      std::vector<std::vector<int64_t>> descriptors(n);
-      std::vector<void *> pointers(n);
-      auto pack = [&](bool onDevice) {
-        for (int i = 0; i < n; ++i) {
-          if (!entry->arguments[i].isMemRef) {
-            pointers[i] = scalars[i].data();
-            continue;
-          }
-          descriptors[i] = makeDescriptor(
-              onDevice ? device[i] : reference[i].data.data(), sizes);
-          pointers[i] = descriptors[i].data();
-        }
-      };
-      pack(false);
-      entry->reference(pointers.data());
-      pack(true);
-
-      // Checks every written memref against the reference.
-      auto check = [&]() {
-        threadbind_synchronize();
-        for (int i = 0; i < n; ++i) {
-          const ThreadBindArgument &a = entry->arguments[i];
-          if (!a.isMemRef || !(a.access & THREADBIND_WRITE))
-            continue;
-          HostMemRef got = initial[i];
-          threadbind_copy_to_host(got.data.data(), device[i], got.bytes());
-          double tol = defaultTolerance(a.elementType);
-          Comparison c = compare(got, reference[i], tol, tol, 3);
-          if (c.mismatches) {
-            std::printf("MISMATCH kernel=%s size=%s arg=%d count=%zu %s\n",
-                        k.name.c_str(), sizeText.c_str(), i, c.mismatches,
-                        c.examples.empty() ? "" : c.examples[0].c_str());
-            return false;
-          }
-        }
-        return !*threadbind_last_error();
-      };
-
-      // The three bundles: kernel time from the runtime's launch records.
+      Case c(k, *entries[0], sizes);
+      if (!prepareCase(c))
+        return 1;
       for (int s = 0; s < 3; ++s) {
-        reset();
-        threadbind_set_launch_timing(0);
-        entries[s]->gpu(pointers.data());
-        bool ok = check();
-        if (!ok) {
-          ++failures;
-          printResult(k, sizeText, systems[s], "FAILED", {}, bytesMoved);
-          threadbind_clear_error();
-          continue;
-        }
-        threadbind_set_launch_timing(1);
         // Upstream's default mapping runs one thread per block: a handful
         // of runs tell its speed as well as 30.
-        int count = (s == 2 && bytesMoved > (size_t(1) << 30)) ? 5 : runs;
-        for (int w = 0; w < warmup; ++w)
-          entries[s]->gpu(pointers.data());
-        std::vector<double> times;
-        for (int r = 0; r < count; ++r)
-          times.push_back(
-              timeKernels([&] { entries[s]->gpu(pointers.data()); }));
-        threadbind_clear_launches();
-        printResult(k, sizeText, systems[s], "ok", summarise(times),
-                    bytesMoved);
+        int runs = (s == 2 && c.bytesMoved > (size_t(1) << 30)) ? 5 : o.runs;
+        failures += !benchBundle(c, *entries[s], systems[s], runs, o.warmup);
       }
-
-      // The hand-written twin: memref data pointers, scalars, then sizes.
-      {
-        std::vector<void *> handArgs;
-        std::vector<int64_t> dims(sizes.begin(), sizes.end());
-        for (int i = 0; i < n; ++i)
-          if (entry->arguments[i].isMemRef)
-            handArgs.push_back(&device[i]);
-        for (int i = 0; i < n; ++i)
-          if (!entry->arguments[i].isMemRef)
-            handArgs.push_back(scalars[i].data());
-        for (int64_t &d : dims)
-          handArgs.push_back(&d);
-        int64_t grid[3] = {1, 1, 1}, block[3] = {256, 1, 1};
-        int64_t elements = 1;
-        for (int64_t d : sizes)
-          elements *= d;
-        if (k.launch == "grid-stride") {
-          grid[0] = threadbind_grid_blocks(hand, 256,
-                                           (elements / 4 + 255) / 256 + 1);
-        } else if (k.launch == "cover") {
-          grid[0] = (elements + 255) / 256;
-        } else if (k.launch == "tile32") {
-          block[0] = 32, block[1] = 8;
-          grid[0] = (sizes[1] + 31) / 32, grid[1] = (sizes[0] + 31) / 32;
-        } else { // cover32x8, over the interior
-          block[0] = 32, block[1] = 8;
-          grid[0] = (sizes[1] - 2 + 31) / 32, grid[1] = (sizes[0] - 2 + 7) / 8;
-        }
-        reset();
-        double ms;
-        bool ok = !threadbind_launch_timed(hand, grid, block, handArgs.data(),
-                                           &ms) &&
-                  check();
-        if (!ok) {
-          ++failures;
-          printResult(k, sizeText, "hand-cuda", "FAILED", {}, bytesMoved);
-          threadbind_clear_error();
-        } else {
-          for (int w = 0; w < warmup; ++w)
-            threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms);
-          std::vector<double> times;
-          for (int r = 0; r < runs; ++r) {
-            threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms);
-            times.push_back(ms);
-          }
-          printResult(k, sizeText, "hand-cuda", "ok", summarise(times),
-                      bytesMoved);
-        }
-      }
-
-      // The copy limit: the largest array, device to device (read + write).
-      {
-        void *src = nullptr, *dst = nullptr;
-        threadbind_malloc(&src, largest);
-        threadbind_malloc(&dst, largest);
-        double ms;
-        for (int w = 0; w < warmup; ++w)
-          threadbind_copy_device_timed(dst, src, largest, &ms);
-        std::vector<double> times;
-        for (int r = 0; r < runs; ++r) {
-          threadbind_copy_device_timed(dst, src, largest, &ms);
-          times.push_back(ms);
-        }
-        printResult(k, sizeText, "copy", "ok", summarise(times), 2 * largest);
-        threadbind_free(src);
-        threadbind_free(dst);
-      }
-      for (void *p : device)
-        threadbind_free(p);
+      failures += !benchHand(c, hand, o.runs, o.warmup);
+      benchCopy(c, o.runs, o.warmup);
     }
   }
   std::printf("DONE failures=%d\n", failures);

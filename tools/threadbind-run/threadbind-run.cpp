@@ -527,6 +527,164 @@ void printLaunches(int64_t first) {
   }
 }
 
+
+/// --list: every entry with its arguments' types.
+void printEntries(const ThreadBindEntry *entries, int32_t numEntries) {
+  for (int32_t e = 0; e < numEntries; ++e) {
+    std::printf("%s(", entries[e].name);
+    for (int32_t i = 0; i < entries[e].numArguments; ++i) {
+      const ThreadBindArgument &a = entries[e].arguments[i];
+      std::printf("%s", i ? ", " : "");
+      if (!a.isMemRef) {
+        std::printf("%s", elementName(a.elementType));
+        continue;
+      }
+      std::printf("memref<");
+      for (int32_t k = 0; k < a.rank; ++k)
+        a.shape[k] < 0 ? std::printf("?x")
+                       : std::printf("%" PRId64 "x", a.shape[k]);
+      std::printf("%s>", elementName(a.elementType));
+      if (a.paddedTo)
+        std::printf(" padded_to %" PRId64, a.paddedTo);
+    }
+    std::printf(")\n");
+  }
+}
+
+/// The entry --entry names, or null.
+const ThreadBindEntry *findEntry(const ThreadBindEntry *entries,
+                                 int32_t numEntries, const std::string &name) {
+  for (int32_t e = 0; e < numEntries; ++e)
+    if (name == entries[e].name)
+      return &entries[e];
+  return nullptr;
+}
+
+/// Prints the runtime's last error, if there is one, and says whether
+/// there was.
+bool reportRuntimeError() {
+  if (!*threadbind_last_error())
+    return false;
+  std::fprintf(stderr, "threadbind-run: error: %s\n", threadbind_last_error());
+  return true;
+}
+
+/// Starts the CUDA driver and prints the device. Returns the exit code, or
+/// -1 to go on.
+int initDevice() {
+  int init = threadbind_init();
+  if (init == THREADBIND_NO_DRIVER || init == THREADBIND_NO_DEVICE) {
+    std::fprintf(stderr, "threadbind-run: no CUDA device (%s)\n",
+                 threadbind_last_error());
+    return kExitNoDevice;
+  }
+  if (init != THREADBIND_OK) {
+    std::fprintf(stderr, "threadbind-run: error: %s\n",
+                 threadbind_last_error());
+    return kExitFailure;
+  }
+  ThreadBindDeviceInfo device;
+  threadbind_device_info(&device);
+  std::printf("  device: %s (sm_%d%d, %d SMs)\n", device.name, device.ccMajor,
+              device.ccMinor, device.multiprocessors);
+  return -1;
+}
+
+/// Copies the arguments to the device, runs the entry's GPU version once,
+/// prints its launches, and copies the memrefs back into `gpu` when
+/// `copyBack`. Returns the exit code, or -1 to go on.
+int runOnDevice(const ThreadBindEntry &entry, std::vector<Argument> &args,
+                bool copyBack) {
+  for (Argument &arg : args) {
+    if (!arg.info->isMemRef)
+      continue;
+    // A padded argument's allocation reaches the next multiple of its
+    // padding; the padding starts zeroed, and kernels may overwrite it.
+    if (allocateOnDevice(&arg.device, arg.initial, *arg.info))
+      return reportRuntimeError(), kExitFailure;
+  }
+  int64_t firstLaunch = threadbind_launch_count();
+  callEntry(entry.gpu, args, /*onDevice=*/true);
+  if (threadbind_synchronize() || reportRuntimeError())
+    return kExitFailure;
+  printLaunches(firstLaunch);
+  if (threadbind_launch_count() == firstLaunch)
+    std::printf("  no kernel was launched\n");
+  if (!copyBack)
+    return -1;
+  for (Argument &arg : args) {
+    if (!arg.info->isMemRef)
+      continue;
+    arg.gpu = arg.initial;
+    if (threadbind_copy_to_host(arg.gpu.data.data(), arg.device,
+                                arg.gpu.bytes()))
+      return reportRuntimeError(), kExitFailure;
+  }
+  return -1;
+}
+
+/// --check: compares every memref the GPU left with the reference's.
+/// Returns the exit code.
+int checkResults(const Options &o, const std::vector<Argument> &args) {
+  size_t mismatches = 0, compared = 0;
+  double worst = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const Argument &arg = args[i];
+    if (!arg.info->isMemRef)
+      continue;
+    double rtol =
+        o.rtol >= 0 ? o.rtol : defaultTolerance(arg.info->elementType);
+    double atol = o.atol >= 0 ? o.atol : rtol;
+    Comparison c = compare(arg.gpu, arg.reference, rtol, atol);
+    for (const std::string &example : c.examples)
+      std::printf("  MISMATCH arg%zu%s\n", i, example.c_str());
+    if (c.mismatches)
+      std::printf("  arg%zu: %zu of %zu elements differ\n", i, c.mismatches,
+                  arg.gpu.elements());
+    compared += arg.gpu.elements();
+    mismatches += c.mismatches;
+    worst = std::max(worst, c.worstRelative);
+  }
+  if (mismatches) {
+    std::printf("check: FAILED, %zu of %zu elements differ from the CPU "
+                "reference\n",
+                mismatches, compared);
+    return kExitFailure;
+  }
+  std::printf("check: ok, %zu elements match the CPU reference (largest "
+              "relative difference %.3g)\n",
+              compared, worst);
+  return kExitOk;
+}
+
+/// --bench: times the entry's kernels and prints the median. Returns the
+/// exit code, or -1 to go on.
+int benchEntry(const Options &o, const ThreadBindEntry &entry,
+               std::vector<Argument> &args, size_t bytesMoved) {
+  threadbind_set_launch_timing(1);
+  for (int w = 0; w < o.warmup; ++w)
+    callEntry(entry.gpu, args, /*onDevice=*/true);
+  threadbind_synchronize();
+  std::vector<double> times;
+  for (int b = 0; b < o.bench; ++b)
+    times.push_back(
+        timeKernels([&] { callEntry(entry.gpu, args, /*onDevice=*/true); }));
+  if (reportRuntimeError())
+    return kExitFailure;
+  std::sort(times.begin(), times.end());
+  double median = times[times.size() / 2];
+  double gbps = median > 0 ? bytesMoved / (median * 1e-3) / 1e9 : 0;
+  std::printf("bench: %d runs, kernel time median %.4f ms (min %.4f, max "
+              "%.4f), %.3f GB moved, %.1f GB/s\n",
+              o.bench, median, times.front(), times.back(), bytesMoved / 1e9,
+              gbps);
+  std::printf("RESULT entry=%s median_ms=%.6f min_ms=%.6f max_ms=%.6f "
+              "bytes=%zu gbps=%.2f\n",
+              entry.name, median, times.front(), times.back(), bytesMoved,
+              gbps);
+  return -1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -543,34 +701,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "threadbind-run: error: %s\n", error.c_str());
     return kExitFailure;
   }
-
   if (o.list) {
-    for (int32_t e = 0; e < numEntries; ++e) {
-      std::printf("%s(", entries[e].name);
-      for (int32_t i = 0; i < entries[e].numArguments; ++i) {
-        const ThreadBindArgument &a = entries[e].arguments[i];
-        std::printf("%s", i ? ", " : "");
-        if (a.isMemRef) {
-          std::printf("memref<");
-          for (int32_t k = 0; k < a.rank; ++k)
-            a.shape[k] < 0 ? std::printf("?x")
-                           : std::printf("%" PRId64 "x", a.shape[k]);
-          std::printf("%s>", elementName(a.elementType));
-          if (a.paddedTo)
-            std::printf(" padded_to %" PRId64, a.paddedTo);
-        } else {
-          std::printf("%s", elementName(a.elementType));
-        }
-      }
-      std::printf(")\n");
-    }
+    printEntries(entries, numEntries);
     return kExitOk;
   }
-
-  const ThreadBindEntry *entry = nullptr;
-  for (int32_t e = 0; e < numEntries; ++e)
-    if (o.entry == entries[e].name)
-      entry = &entries[e];
+  const ThreadBindEntry *entry = findEntry(entries, numEntries, o.entry);
   if (!entry) {
     std::string names;
     for (int32_t e = 0; e < numEntries; ++e)
@@ -578,7 +713,6 @@ int main(int argc, char **argv) {
     return usageError("no entry '" + o.entry + "' in " + o.bundle +
                       " (entries: " + names + ")");
   }
-
   if ((o.check || o.referenceOnly) && !entry->reference)
     return usageError(std::string(entry->name) +
                       " has no CPU reference (its GPU code cannot run on the "
@@ -601,115 +735,16 @@ int main(int argc, char **argv) {
     return kExitOk;
   }
 
-  int init = threadbind_init();
-  if (init == THREADBIND_NO_DRIVER || init == THREADBIND_NO_DEVICE) {
-    std::fprintf(stderr, "threadbind-run: no CUDA device (%s)\n",
-                 threadbind_last_error());
-    return kExitNoDevice;
-  }
-  if (init != THREADBIND_OK) {
-    std::fprintf(stderr, "threadbind-run: error: %s\n",
-                 threadbind_last_error());
-    return kExitFailure;
-  }
-  ThreadBindDeviceInfo device;
-  threadbind_device_info(&device);
-  std::printf("  device: %s (sm_%d%d, %d SMs)\n", device.name, device.ccMajor,
-              device.ccMinor, device.multiprocessors);
-
-  auto failed = [&]() {
-    if (!*threadbind_last_error())
-      return false;
-    std::fprintf(stderr, "threadbind-run: error: %s\n",
-                 threadbind_last_error());
-    return true;
-  };
-  for (Argument &arg : args) {
-    if (!arg.info->isMemRef)
-      continue;
-    // A padded argument's allocation reaches the next multiple of its
-    // padding; the padding starts zeroed, and kernels may overwrite it.
-    if (allocateOnDevice(&arg.device, arg.initial, *arg.info))
-      return failed(), kExitFailure;
-  }
-  int64_t firstLaunch = threadbind_launch_count();
-  callEntry(entry->gpu, args, /*onDevice=*/true);
-  if (threadbind_synchronize() || failed())
-    return kExitFailure;
-  printLaunches(firstLaunch);
-  if (threadbind_launch_count() == firstLaunch)
-    std::printf("  no kernel was launched\n");
-
-  int status = kExitOk;
-  if (o.check || o.print) {
-    for (Argument &arg : args) {
-      if (!arg.info->isMemRef)
-        continue;
-      arg.gpu = arg.initial;
-      if (threadbind_copy_to_host(arg.gpu.data.data(), arg.device,
-                                  arg.gpu.bytes()))
-        return failed(), kExitFailure;
-    }
-  }
+  if (int status = initDevice(); status >= 0)
+    return status;
+  if (int status = runOnDevice(*entry, args, o.check || o.print); status >= 0)
+    return status;
   if (o.print)
     printMemRefs(args, &Argument::gpu, "gpu");
-  if (o.check) {
-    size_t mismatches = 0, compared = 0;
-    double worst = 0;
-    for (size_t i = 0; i < args.size(); ++i) {
-      Argument &arg = args[i];
-      if (!arg.info->isMemRef)
-        continue;
-      double rtol = o.rtol >= 0 ? o.rtol
-                                : defaultTolerance(arg.info->elementType);
-      double atol = o.atol >= 0 ? o.atol : rtol;
-      Comparison c = compare(arg.gpu, arg.reference, rtol, atol);
-      for (const std::string &example : c.examples)
-        std::printf("  MISMATCH arg%zu%s\n", i, example.c_str());
-      if (c.mismatches)
-        std::printf("  arg%zu: %zu of %zu elements differ\n", i, c.mismatches,
-                    arg.gpu.elements());
-      compared += arg.gpu.elements();
-      mismatches += c.mismatches;
-      worst = std::max(worst, c.worstRelative);
-    }
-    if (mismatches) {
-      std::printf("check: FAILED, %zu of %zu elements differ from the CPU "
-                  "reference\n",
-                  mismatches, compared);
-      status = kExitFailure;
-    } else {
-      std::printf("check: ok, %zu elements match the CPU reference (largest "
-                  "relative difference %.3g)\n",
-                  compared, worst);
-    }
-  }
-
-  if (o.bench) {
-    threadbind_set_launch_timing(1);
-    for (int w = 0; w < o.warmup; ++w)
-      callEntry(entry->gpu, args, /*onDevice=*/true);
-    threadbind_synchronize();
-    std::vector<double> times;
-    for (int b = 0; b < o.bench; ++b) {
-      times.push_back(timeKernels(
-          [&] { callEntry(entry->gpu, args, /*onDevice=*/true); }));
-    }
-    if (failed())
-      return kExitFailure;
-    std::sort(times.begin(), times.end());
-    double median = times[times.size() / 2];
-    double gbps = median > 0 ? bytesMoved / (median * 1e-3) / 1e9 : 0;
-    std::printf("bench: %d runs, kernel time median %.4f ms (min %.4f, max "
-                "%.4f), %.3f GB moved, %.1f GB/s\n",
-                o.bench, median, times.front(), times.back(),
-                bytesMoved / 1e9, gbps);
-    std::printf("RESULT entry=%s median_ms=%.6f min_ms=%.6f max_ms=%.6f "
-                "bytes=%zu gbps=%.2f\n",
-                entry->name, median, times.front(), times.back(), bytesMoved,
-                gbps);
-  }
-
+  int status = o.check ? checkResults(o, args) : kExitOk;
+  if (o.bench)
+    if (int benched = benchEntry(o, *entry, args, bytesMoved); benched >= 0)
+      return benched;
   for (Argument &arg : args)
     threadbind_free(arg.device);
   return status;

@@ -13,6 +13,8 @@
 
 #include "threadbind/Runtime/Runtime.h"
 
+#include "DriverState.h"
+
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -25,126 +27,8 @@
 #include <unordered_map>
 #include <vector>
 
-namespace {
-
-//===----------------------------------------------------------------------===//
-// The slice of the CUDA driver API we use, with the values cuda.h gives them.
-//===----------------------------------------------------------------------===//
-
-using CUresult = int;
-using CUdevice = int;
-using CUdeviceptr = unsigned long long;
-struct CUctx_st;
-struct CUmod_st;
-struct CUfunc_st;
-struct CUstream_st;
-struct CUevent_st;
-using CUcontext = CUctx_st *;
-using CUmodule = CUmod_st *;
-using CUfunction = CUfunc_st *;
-using CUstream = CUstream_st *;
-using CUevent = CUevent_st *;
-
-constexpr CUresult kSuccess = 0;
-constexpr CUresult kErrorDeinitialized = 4;
-constexpr CUresult kErrorNotFound = 500;
-constexpr int kAttrMultiprocessorCount = 16;
-constexpr int kAttrL2CacheSize = 38;
-constexpr int kAttrMaxThreadsPerMultiprocessor = 39;
-constexpr int kAttrComputeCapabilityMajor = 75;
-constexpr int kAttrComputeCapabilityMinor = 76;
-constexpr int kAttrMaxBlocksPerMultiprocessor = 106;
-constexpr int kFuncAttrSharedSizeBytes = 1;
-constexpr int kFuncAttrLocalSizeBytes = 3;
-constexpr int kFuncAttrNumRegs = 4;
-constexpr int kJitErrorLogBuffer = 5;
-constexpr int kJitErrorLogBufferSizeBytes = 6;
-constexpr int kJitOptimizationLevel = 7;
-constexpr unsigned kMemAttachGlobal = 1;
-constexpr unsigned kEventDefault = 0;
-
-struct Driver {
-  CUresult (*cuInit)(unsigned);
-  CUresult (*cuDeviceGetCount)(int *);
-  CUresult (*cuDeviceGet)(CUdevice *, int);
-  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
-  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*cuCtxSetCurrent)(CUcontext);
-  CUresult (*cuCtxSynchronize)();
-  CUresult (*cuModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
-                                 void **);
-  CUresult (*cuModuleUnload)(CUmodule);
-  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void **, void **);
-  CUresult (*cuStreamCreate)(CUstream *, unsigned);
-  CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuStreamDestroy)(CUstream);
-  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
-  CUresult (*cuEventCreate)(CUevent *, unsigned);
-  CUresult (*cuEventRecord)(CUevent, CUstream);
-  CUresult (*cuEventSynchronize)(CUevent);
-  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
-  CUresult (*cuEventDestroy)(CUevent);
-  CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
-  CUresult (*cuMemFree)(CUdeviceptr);
-  CUresult (*cuMemcpyAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream);
-  CUresult (*cuMemsetD16Async)(CUdeviceptr, unsigned short, size_t, CUstream);
-  CUresult (*cuMemHostRegister)(void *, size_t, unsigned);
-  CUresult (*cuMemHostUnregister)(void *);
-  CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
-  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction,
-                                                          int, size_t);
-  CUresult (*cuGetErrorName)(CUresult, const char **);
-  CUresult (*cuGetErrorString)(CUresult, const char **);
-};
-
-/// A module as the lowered host code sees it: its image is kept, and loaded
-/// into the context on first use, so loading a bundle needs no GPU.
-struct Module {
-  const void *image = nullptr;
-  bool isPtx = false;
-  int optLevel = 3;
-  CUmodule handle = nullptr;
-  bool loadFailed = false;
-};
-
-struct FunctionInfo {
-  std::string name;
-  int registers = -1, localBytes = -1, staticSharedBytes = -1;
-};
-
-struct Launch {
-  ThreadBindLaunchRecord record;
-  CUfunction function = nullptr;
-  CUevent start = nullptr, stop = nullptr;
-};
-
-struct State {
-  std::mutex mutex;
-  bool initialised = false;
-  int initResult = THREADBIND_ERROR;
-  void *library = nullptr;
-  Driver cu{};
-  CUdevice device = 0;
-  CUcontext context = nullptr;
-  ThreadBindDeviceInfo info{};
-  std::string firstError;
-  std::vector<CUstream> freeStreams;
-  std::unordered_map<CUfunction, FunctionInfo> functions;
-  std::vector<Launch> launches;
-  /// Modules the lowered host code registered, to find kernels by name.
-  std::vector<Module *> modules;
-  std::unordered_map<std::string, int64_t> residentBlocks;
-  bool timing = false;
-  int defaultDevice = -1;
-};
+#pragma GCC visibility push(hidden)
+namespace threadbind::runtime {
 
 State &state() {
   static State *s = new State(); // never destroyed: module unloads run late
@@ -192,8 +76,6 @@ bool check(CUresult result, const char *call) {
   reportError("%s failed: %s (%d): %s", call, name, result, text);
   return false;
 }
-
-#define CU_CHECK(call) check(state().cu.call, #call)
 
 template <typename Fn>
 bool resolve(void *library, Fn &fn, const char *name,
@@ -418,11 +300,14 @@ CUfunction lookupFunction(Module *module, const char *name) {
   return function;
 }
 
-} // namespace
+} // namespace threadbind::runtime
+#pragma GCC visibility pop
 
 //===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
+
+using namespace threadbind::runtime;
 
 extern "C" {
 
@@ -635,248 +520,6 @@ void threadbind_clear_launches(void) {
       check(s.cu.cuEventDestroy(launch.stop), "cuEventDestroy");
   }
   s.launches.clear();
-}
-
-//===----------------------------------------------------------------------===//
-// What host code lowered by MLIR's gpu-to-llvm calls.
-//===----------------------------------------------------------------------===//
-
-static Module *registerModule(const void *image, bool isPtx, int optLevel) {
-  Module *module = new Module();
-  module->image = image;
-  module->isPtx = isPtx;
-  module->optLevel = optLevel;
-  std::lock_guard<std::mutex> lock(state().mutex);
-  state().modules.push_back(module);
-  return module;
-}
-
-void *mgpuModuleLoad(void *data, size_t /*size*/) {
-  return registerModule(data, /*isPtx=*/false, 3);
-}
-
-void *mgpuModuleLoadJIT(void *data, int optLevel) {
-  return registerModule(data, /*isPtx=*/true, optLevel);
-}
-
-void mgpuModuleUnload(void *handle) {
-  Module *module = static_cast<Module *>(handle);
-  {
-    State &s = state();
-    std::lock_guard<std::mutex> lock(s.mutex);
-    s.modules.erase(std::remove(s.modules.begin(), s.modules.end(), module),
-                    s.modules.end());
-    s.residentBlocks.clear();
-  }
-  if (module && module->handle) {
-    // Bundles unload from a global destructor; at process exit the driver
-    // may already have torn the context down, which freed the module too.
-    CUresult result = state().cu.cuModuleUnload(module->handle);
-    if (result != kErrorDeinitialized)
-      check(result, "cuModuleUnload");
-  }
-  delete module;
-}
-
-void *mgpuModuleGetFunction(void *handle, const char *name) {
-  return lookupFunction(static_cast<Module *>(handle), name);
-}
-
-void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
-                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t sharedBytes, void *stream,
-                      void **params, void **extra, size_t /*paramsCount*/) {
-  CUfunction function = static_cast<CUfunction>(handle);
-  if (!function) {
-    reportError("cuLaunchKernel skipped: the kernel could not be loaded");
-    return;
-  }
-  if (!ready())
-    return;
-  State &s = state();
-  Launch launch;
-  launch.function = function;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    FunctionInfo &info = functionInfo(function);
-    ThreadBindLaunchRecord &r = launch.record;
-    std::snprintf(r.kernel, sizeof(r.kernel), "%s", info.name.c_str());
-    r.grid[0] = gridX, r.grid[1] = gridY, r.grid[2] = gridZ;
-    r.block[0] = blockX, r.block[1] = blockY, r.block[2] = blockZ;
-    r.dynamicSharedBytes = sharedBytes;
-    r.registers = info.registers;
-    r.localBytes = info.localBytes;
-    r.staticSharedBytes = info.staticSharedBytes;
-    int64_t threads = blockX * blockY * blockZ;
-    r.activeBlocksPerMultiprocessor = static_cast<int32_t>(
-        blocksPerMultiprocessor(function, threads, sharedBytes));
-    r.occupancy = s.info.maxThreadsPerMultiprocessor
-                      ? double(r.activeBlocksPerMultiprocessor * threads) /
-                            s.info.maxThreadsPerMultiprocessor
-                      : 0.0;
-    r.milliseconds = -1;
-    if (r.activeBlocksPerMultiprocessor == 0)
-      reportError("kernel %s cannot run: 0 blocks of %lld threads fit on a "
-                  "multiprocessor (registers %d, shared %d + %d bytes)",
-                  r.kernel, static_cast<long long>(threads), r.registers,
-                  r.staticSharedBytes, sharedBytes);
-  }
-  CUstream cuStream = static_cast<CUstream>(stream);
-  if (s.timing) {
-    check(s.cu.cuEventCreate(&launch.start, kEventDefault), "cuEventCreate");
-    check(s.cu.cuEventCreate(&launch.stop, kEventDefault), "cuEventCreate");
-    check(s.cu.cuEventRecord(launch.start, cuStream), "cuEventRecord");
-  }
-  check(s.cu.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                            blockZ, sharedBytes, cuStream, params, extra),
-        "cuLaunchKernel");
-  if (s.timing)
-    check(s.cu.cuEventRecord(launch.stop, cuStream), "cuEventRecord");
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.launches.push_back(launch);
-}
-
-void *mgpuStreamCreate() {
-  if (!ready())
-    return nullptr;
-  State &s = state();
-  {
-    // Host functions create and destroy a stream per call; reusing them
-    // keeps that off the launch path.
-    std::lock_guard<std::mutex> lock(s.mutex);
-    if (!s.freeStreams.empty()) {
-      CUstream stream = s.freeStreams.back();
-      s.freeStreams.pop_back();
-      return stream;
-    }
-  }
-  CUstream stream = nullptr;
-  check(s.cu.cuStreamCreate(&stream, 0), "cuStreamCreate");
-  return stream;
-}
-
-void mgpuStreamDestroy(void *stream) {
-  if (!stream)
-    return;
-  State &s = state();
-  std::lock_guard<std::mutex> lock(s.mutex);
-  s.freeStreams.push_back(static_cast<CUstream>(stream));
-}
-
-void mgpuStreamSynchronize(void *stream) {
-  if (ready())
-    CU_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
-}
-
-void mgpuStreamWaitEvent(void *stream, void *event) {
-  if (ready())
-    CU_CHECK(cuStreamWaitEvent(static_cast<CUstream>(stream),
-                               static_cast<CUevent>(event), 0));
-}
-
-void *mgpuEventCreate() {
-  CUevent event = nullptr;
-  if (ready())
-    CU_CHECK(cuEventCreate(&event, kEventDefault));
-  return event;
-}
-
-void mgpuEventDestroy(void *event) {
-  if (event && ready())
-    CU_CHECK(cuEventDestroy(static_cast<CUevent>(event)));
-}
-
-void mgpuEventSynchronize(void *event) {
-  if (ready())
-    CU_CHECK(cuEventSynchronize(static_cast<CUevent>(event)));
-}
-
-void mgpuEventRecord(void *event, void *stream) {
-  if (ready())
-    CU_CHECK(cuEventRecord(static_cast<CUevent>(event),
-                           static_cast<CUstream>(stream)));
-}
-
-void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
-  if (!ready())
-    return nullptr;
-  CUdeviceptr ptr = 0;
-  if (isHostShared)
-    CU_CHECK(cuMemAllocManaged(&ptr, bytes ? bytes : 1, kMemAttachGlobal));
-  else
-    CU_CHECK(cuMemAlloc(&ptr, bytes ? bytes : 1));
-  return reinterpret_cast<void *>(ptr);
-}
-
-void mgpuMemFree(void *ptr, void * /*stream*/) { threadbind_free(ptr); }
-
-void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
-  if (bytes && ready())
-    CU_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
-                           reinterpret_cast<CUdeviceptr>(src), bytes,
-                           static_cast<CUstream>(stream)));
-}
-
-void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
-  if (count && ready())
-    CU_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                              count, static_cast<CUstream>(stream)));
-}
-
-void mgpuMemset16(void *dst, unsigned short value, size_t count,
-                  void *stream) {
-  if (count && ready())
-    CU_CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
-                              count, static_cast<CUstream>(stream)));
-}
-
-/// The layout of a ranked memref descriptor: two pointers, an offset, then
-/// `rank` sizes and `rank` strides.
-struct MemRefDescriptorPrefix {
-  char *allocated;
-  char *aligned;
-  int64_t offset;
-  int64_t sizesAndStrides[1];
-};
-
-static void memrefExtent(int64_t rank, MemRefDescriptorPrefix *descriptor,
-                         int64_t elementBytes, char *&begin, size_t &bytes) {
-  int64_t span = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = descriptor->sizesAndStrides[d];
-    int64_t stride = descriptor->sizesAndStrides[rank + d];
-    if (size == 0) {
-      span = 0;
-      break;
-    }
-    span += (size - 1) * stride;
-  }
-  begin = descriptor->aligned + descriptor->offset * elementBytes;
-  bytes = static_cast<size_t>(span * elementBytes);
-}
-
-void mgpuMemHostRegisterMemRef(int64_t rank, MemRefDescriptorPrefix *descriptor,
-                               int64_t elementBytes) {
-  char *begin;
-  size_t bytes;
-  memrefExtent(rank, descriptor, elementBytes, begin, bytes);
-  if (bytes && ready())
-    CU_CHECK(cuMemHostRegister(begin, bytes, 0));
-}
-
-void mgpuMemHostUnregisterMemRef(int64_t rank,
-                                 MemRefDescriptorPrefix *descriptor,
-                                 int64_t elementBytes) {
-  char *begin;
-  size_t bytes;
-  memrefExtent(rank, descriptor, elementBytes, begin, bytes);
-  if (bytes && ready())
-    CU_CHECK(cuMemHostUnregister(begin));
-}
-
-void mgpuSetDefaultDevice(int32_t device) {
-  std::lock_guard<std::mutex> lock(state().mutex);
-  state().defaultDevice = device;
 }
 
 } // extern "C"

@@ -1,0 +1,368 @@
+//===- BundleLibrary.cpp - A bundle's LLVM IR, object and library ---------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The last step of a bundle: the host code and the CPU reference, lowered to
+// LLVM IR, are linked into one module with a C entry per function and the
+// entry table the runtime reads (threadbind/Runtime/Bundle.h), compiled to
+// an object for this host, and linked with the runtime into a shared
+// library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Driver/BundleBuilder.h"
+
+#include "BundleSymbols.h"
+
+#include "threadbind/Runtime/Bundle.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+using namespace mlir::threadbind::detail;
+
+//===----------------------------------------------------------------------===//
+// LLVM IR, object and library
+//===----------------------------------------------------------------------===//
+
+/// `void <exported>(void **args)` calling `_mlir_ciface_<symbol>`: memref
+/// descriptors are passed by pointer as they come, scalars are loaded from
+/// theirs.
+static FailureOr<llvm::Function *>
+addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
+  llvm::Function *callee =
+      module.getFunction(("_mlir_ciface_" + symbol).str());
+  if (!callee)
+    return failure();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> b(context);
+  auto *ptrTy = llvm::PointerType::getUnqual(context);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptrTy}, false);
+  llvm::Function *wrapper = llvm::Function::Create(
+      type, llvm::GlobalValue::ExternalLinkage, exported, module);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", wrapper));
+  SmallVector<llvm::Value *> args;
+  for (auto [i, param] : llvm::enumerate(callee->args())) {
+    llvm::Value *slot = b.CreateConstGEP1_64(ptrTy, wrapper->getArg(0), i);
+    llvm::Value *pointer = b.CreateLoad(ptrTy, slot);
+    args.push_back(param.getType()->isPointerTy()
+                       ? pointer
+                       : b.CreateLoad(param.getType(), pointer));
+  }
+  b.CreateCall(callee, args);
+  b.CreateRetVoid();
+  return wrapper;
+}
+
+llvm::StructType *threadbind::getBundleArgumentType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(
+      context, {i32, i32, i32, i32, llvm::PointerType::getUnqual(context),
+                llvm::Type::getInt64Ty(context)});
+}
+
+llvm::StructType *threadbind::getBundleTermType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(context,
+                               {i32, i32, i32, llvm::Type::getInt64Ty(context)});
+}
+
+llvm::StructType *threadbind::getBundleGuardType(llvm::LLVMContext &context) {
+  llvm::StructType *term = getBundleTermType(context);
+  return llvm::StructType::get(context, {term, term});
+}
+
+llvm::StructType *
+threadbind::getBundleRequirementType(llvm::LLVMContext &context) {
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  return llvm::StructType::get(
+      context, {i32, i32, getBundleTermType(context),
+                llvm::Type::getInt64Ty(context), i32, ptr, ptr});
+}
+
+llvm::StructType *threadbind::getBundleEntryType(llvm::LLVMContext &context) {
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  return llvm::StructType::get(context, {ptr, ptr, ptr, i32, ptr, i32, ptr});
+}
+
+/// A private constant global holding `value`.
+static llvm::GlobalVariable *addConstant(llvm::Module &module,
+                                         llvm::Constant *value,
+                                         const Twine &name) {
+  auto *global = new llvm::GlobalVariable(
+      module, value->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::PrivateLinkage, value, name);
+  global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return global;
+}
+
+/// threadbind_bundle_entries() and the table it returns (ThreadBindEntry
+/// in threadbind/Runtime/Bundle.h), built as LLVM globals: no name or
+/// path needs quoting for a C compiler.
+static void addEntryTable(llvm::Module &module, ArrayRef<BundleEntry> entries,
+                          ArrayRef<llvm::Function *> gpu,
+                          ArrayRef<llvm::Function *> reference) {
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptrTy = llvm::PointerType::getUnqual(context);
+  auto *i32 = llvm::Type::getInt32Ty(context);
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  llvm::StructType *argumentTy = getBundleArgumentType(context);
+  llvm::StructType *entryTy = getBundleEntryType(context);
+  llvm::Constant *null = llvm::ConstantPointerNull::get(ptrTy);
+  auto term = [&](const SizeTerm &t) -> llvm::Constant * {
+    return llvm::ConstantStruct::get(
+        getBundleTermType(context),
+        {llvm::ConstantInt::get(i32, t.kind), llvm::ConstantInt::get(i32, t.arg),
+         llvm::ConstantInt::get(i32, t.dim), llvm::ConstantInt::get(i64, t.value)});
+  };
+  SmallVector<llvm::Constant *> rows;
+  for (auto [e, entry] : llvm::enumerate(entries)) {
+    SmallVector<llvm::Constant *> arguments;
+    for (auto [i, a] : llvm::enumerate(entry.arguments)) {
+      llvm::Constant *shape = null;
+      if (a.isMemRef && !a.shape.empty())
+        shape = addConstant(
+            module,
+            llvm::ConstantDataArray::get(context, ArrayRef<int64_t>(a.shape)),
+            "threadbind.shape." + Twine(e) + "." + Twine(i));
+      arguments.push_back(llvm::ConstantStruct::get(
+          argumentTy,
+          {llvm::ConstantInt::get(i32, a.isMemRef),
+           llvm::ConstantInt::get(i32, a.elementType),
+           llvm::ConstantInt::get(i32, a.rank),
+           llvm::ConstantInt::get(i32, a.access), shape,
+           llvm::ConstantInt::get(i64, a.paddedTo)}));
+    }
+    llvm::Constant *argumentTable = null;
+    if (!arguments.empty())
+      argumentTable = addConstant(
+          module,
+          llvm::ConstantArray::get(
+              llvm::ArrayType::get(argumentTy, arguments.size()), arguments),
+          "threadbind.arguments." + Twine(e));
+    SmallVector<llvm::Constant *> requirements;
+    for (auto [r, requirement] : llvm::enumerate(entry.requirements)) {
+      SmallVector<llvm::Constant *> guards;
+      for (const auto &[lower, upper] : requirement.guards)
+        guards.push_back(llvm::ConstantStruct::get(
+            getBundleGuardType(context),
+            {term(lower), term(upper)}));
+      llvm::Constant *guardTable = null;
+      if (!guards.empty())
+        guardTable = addConstant(
+            module,
+            llvm::ConstantArray::get(
+                llvm::ArrayType::get(getBundleGuardType(context),
+                                     guards.size()),
+                guards),
+            "threadbind.guards." + Twine(e) + "." + Twine(r));
+      llvm::Constant *where = addConstant(
+          module,
+          llvm::ConstantDataArray::getString(context, requirement.where),
+          "threadbind.where." + Twine(e) + "." + Twine(r));
+      requirements.push_back(llvm::ConstantStruct::get(
+          getBundleRequirementType(context),
+          {llvm::ConstantInt::get(i32, requirement.arg),
+           llvm::ConstantInt::get(i32, requirement.dim),
+           term(requirement.bound),
+           llvm::ConstantInt::get(i64, requirement.offset),
+           llvm::ConstantInt::get(i32, guards.size()), guardTable, where}));
+    }
+    llvm::Constant *requirementTable = null;
+    if (!requirements.empty())
+      requirementTable = addConstant(
+          module,
+          llvm::ConstantArray::get(
+              llvm::ArrayType::get(getBundleRequirementType(context),
+                                   requirements.size()),
+              requirements),
+          "threadbind.requirements." + Twine(e));
+    llvm::Constant *name = addConstant(
+        module, llvm::ConstantDataArray::getString(context, entry.name),
+        "threadbind.name." + Twine(e));
+    rows.push_back(llvm::ConstantStruct::get(
+        entryTy, {name, gpu[e], reference[e] ? reference[e] : null,
+                  llvm::ConstantInt::get(i32, entry.arguments.size()),
+                  argumentTable,
+                  llvm::ConstantInt::get(i32, requirements.size()),
+                  requirementTable}));
+  }
+  llvm::GlobalVariable *table = addConstant(
+      module,
+      llvm::ConstantArray::get(llvm::ArrayType::get(entryTy, rows.size()),
+                               rows),
+      "threadbind.entries");
+
+  auto *type = llvm::FunctionType::get(ptrTy, {ptrTy}, false);
+  llvm::Function *function =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             "threadbind_bundle_entries", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
+  b.CreateStore(llvm::ConstantInt::get(i32, entries.size()),
+                function->getArg(0));
+  b.CreateRet(table);
+}
+
+/// Gives every definition in `module` but `exported` internal linkage, so
+/// the bundle exports exactly its ABI and the input's symbols bind only
+/// among themselves.
+static void internalizeAllBut(llvm::Module &module,
+                              const llvm::StringSet<> &exported) {
+  auto internalize = [&](llvm::GlobalValue &value) {
+    if (value.isDeclaration() || value.hasLocalLinkage() ||
+        value.hasAppendingLinkage() || value.getName().starts_with("llvm.") ||
+        exported.contains(value.getName()))
+      return;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+    value.setVisibility(llvm::GlobalValue::DefaultVisibility);
+    if (auto *object = dyn_cast<llvm::GlobalObject>(&value))
+      object->setComdat(nullptr);
+  };
+  for (llvm::Function &function : module)
+    internalize(function);
+  for (llvm::GlobalVariable &global : module.globals())
+    internalize(global);
+}
+
+/// Compiles `module` for the host into a position-independent object file.
+static llvm::Error emitHostObject(llvm::Module &module, StringRef path) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly in host code goes through the target's parser.
+  llvm::InitializeNativeTargetAsmParser();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("no host target: " + error);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  module.setTargetTriple(triple);
+  module.setDataLayout(machine->createDataLayout());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write " + path);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the host target cannot emit objects");
+  pm.run(module);
+  return llvm::Error::success();
+}
+
+/// Links `object` into a shared library at `output` against the runtime
+/// library in `runtimeLibDir`, with the system C compiler.
+static llvm::Error linkBundle(StringRef object, StringRef runtimeLibDir,
+                              StringRef output) {
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return llvm::createStringError(
+        "no C compiler ('cc') on PATH to link the bundle");
+  std::string libDir = ("-L" + runtimeLibDir).str();
+  // $ORIGIN first, so a bundle copied next to the runtime finds it there.
+  std::string rpath = ("-Wl,-rpath,$ORIGIN:" + runtimeLibDir).str();
+  // libm: the CPU reference may call it (LLVM expands f16 maxnum into
+  // fmaxf, and math ops without an instruction into their libm functions).
+  SmallVector<StringRef> args = {*cc,    "-shared", "-fPIC",
+                                 object, libDir,    "-lThreadBindRuntime",
+                                 "-lm",  rpath,     "-Wl,--no-undefined",
+                                 "-o",   output};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
+                                         &message);
+  if (status != 0)
+    return llvm::createStringError("linking the bundle with " + *cc +
+                                   " failed" +
+                                   (message.empty() ? "" : ": " + message));
+  return llvm::Error::success();
+}
+
+FailureOr<std::string>
+threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
+                               ArrayRef<BundleEntry> entries,
+                               StringRef runtimeLibDir) {
+  Location loc = module.getLoc();
+  prefixDefinedSymbols(module, kDeviceSymbolPrefix);
+  auto hostPm = PassManager::on<ModuleOp>(module.getContext());
+  buildHostLoweringStage(hostPm);
+  if (failed(hostPm.run(module)))
+    return failure();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> host =
+      translateModuleToLLVMIR(module, llvmContext, "threadbind_bundle");
+  std::unique_ptr<llvm::Module> cpu =
+      translateModuleToLLVMIR(reference, llvmContext, "threadbind_reference");
+  if (!host || !cpu)
+    return failure();
+  if (llvm::Linker::linkModules(*host, std::move(cpu)))
+    return emitError(loc, "cannot link the CPU reference with the host code");
+
+  llvm::StringSet<> exported = {"threadbind_bundle_entries"};
+  SmallVector<llvm::Function *> gpu, cpuEntries;
+  for (const BundleEntry &entry : entries) {
+    FailureOr<llvm::Function *> wrapper = addEntryWrapper(
+        *host, (kDeviceSymbolPrefix + entry.name).str(),
+        getGpuEntrySymbol(entry.name));
+    if (failed(wrapper))
+      return emitError(loc, "no C interface for the entry '")
+             << entry.name << "'";
+    gpu.push_back(*wrapper);
+    exported.insert((*wrapper)->getName());
+    cpuEntries.push_back(nullptr);
+    if (!entry.noReference.empty())
+      continue;
+    FailureOr<llvm::Function *> referenceWrapper = addEntryWrapper(
+        *host, (kReferenceSymbolPrefix + entry.name).str(),
+        getReferenceEntrySymbol(entry.name));
+    if (failed(referenceWrapper))
+      return emitError(loc, "no C interface for the reference of '")
+             << entry.name << "'";
+    cpuEntries.back() = *referenceWrapper;
+    exported.insert((*referenceWrapper)->getName());
+  }
+  addEntryTable(*host, entries, gpu, cpuEntries);
+  internalizeAllBut(*host, exported);
+
+  SmallString<128> objectFile, libraryFile;
+  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",
+                                         objectFile) ||
+      llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
+                                         libraryFile))
+    return emitError(loc, "cannot create temporary files");
+  llvm::FileRemover removeObject(objectFile), removeLibrary(libraryFile);
+  if (llvm::Error error = emitHostObject(*host, objectFile))
+    return emitError(loc, llvm::toString(std::move(error)));
+  if (llvm::Error error = linkBundle(objectFile, runtimeLibDir, libraryFile))
+    return emitError(loc, llvm::toString(std::move(error)));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
+      llvm::MemoryBuffer::getFile(libraryFile, /*IsText=*/false);
+  if (!library)
+    return emitError(loc, "cannot read the linked bundle");
+  return (*library)->getBuffer().str();
+}

@@ -1,0 +1,218 @@
+//===- MappableLoops.cpp - Which loops can become kernels -----------------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The legality half of threadbind-map-loops-to-threads: whether a loop's
+// body can run on the GPU (types a kernel can take, ops with device
+// lowerings, no host-only effects), with a diagnostic at the first op that
+// cannot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+//===----------------------------------------------------------------------===//
+// Legality
+//===----------------------------------------------------------------------===//
+
+/// Types a kernel can take as an argument once outlined.
+static bool isKernelArgumentType(Type type) {
+  return isa<BaseMemRefType, IndexType, IntegerType, FloatType, VectorType>(
+      type);
+}
+
+/// Float types the NVPTX backend computes on. Kernels can load and store the
+/// others (f8 and smaller travel as integers, f80 and f128 as bits), but
+/// arithmetic on them fails to lower or aborts the backend.
+static bool isDeviceArithmeticFloat(FloatType type) {
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+}
+
+/// Why a kernel cannot hold a value of `type`, as the end of a sentence, or
+/// an empty string. Checked here because the device lowering would only
+/// fail long after, at an outlined function or an LLVM translation, without
+/// naming the op that needs the type.
+static std::string whyNoDeviceType(Type type) {
+  if (isa<TensorType>(type))
+    return "which a kernel cannot hold: bufferize tensors to memrefs first";
+  if (auto memref = dyn_cast<MemRefType>(type); memref && !memref.isStrided())
+    return "whose layout is not strided, so a kernel cannot address it "
+           "(normalize-memrefs rewrites such layouts)";
+  // tf32 is the one builtin float type LLVM has no type for.
+  if (isa<FloatTF32Type>(getElementTypeOrSelf(type)))
+    return "which has no LLVM type";
+  if (isa<BaseMemRefType, IndexType, IntegerType, FloatType, VectorType,
+          ComplexType>(type) ||
+      LLVM::isCompatibleType(type))
+    return "";
+  return "which has no lowering on the device";
+}
+
+/// A float type that `op` computes on and kernels can move but not compute
+/// on (see isDeviceArithmeticFloat), if any.
+static std::optional<FloatType> findNonArithmeticFloat(Operation *op) {
+  // Loads and stores move the bits only.
+  if (isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(op))
+    return std::nullopt;
+  auto nonArithmetic = [](Type type) -> std::optional<FloatType> {
+    if (isa<BaseMemRefType>(type))
+      return std::nullopt;
+    Type element = getElementTypeOrSelf(type);
+    if (auto complex = dyn_cast<ComplexType>(element))
+      element = complex.getElementType();
+    auto fp = dyn_cast<FloatType>(element);
+    if (!fp || isDeviceArithmeticFloat(fp))
+      return std::nullopt;
+    return fp;
+  };
+  for (Type type : op->getOperandTypes())
+    if (std::optional<FloatType> fp = nonArithmetic(type))
+      return fp;
+  for (Type type : op->getResultTypes())
+    if (std::optional<FloatType> fp = nonArithmetic(type))
+      return fp;
+  return std::nullopt;
+}
+
+/// Whether a `memref.copy` lowers to a memcpy, which a kernel can run,
+/// rather than a call to the host runtime's `memrefCopy`; the same test as
+/// MemRefToLLVM's.
+static bool copiesContiguously(memref::CopyOp copy) {
+  auto contiguous = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && (memref.getLayout().isIdentity() ||
+                      memref::isStaticShapeAndContiguousRowMajor(memref));
+  };
+  return contiguous(copy.getSource().getType()) &&
+         contiguous(copy.getTarget().getType());
+}
+
+LogicalResult threadbind::verifyMappable(scf::ParallelOp loop) {
+  if (!loop.getInitVals().empty())
+    return loop.emitOpError("has reductions, which "
+                            "threadbind-map-loops-to-threads does not map");
+  return verifyMappableBody(loop);
+}
+
+LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
+  Region &loopRegion = loop.getRegion();
+  auto check = [&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op)) {
+      op->emitError("cannot bind the enclosing loop to the GPU: its body "
+                    "already launches a kernel");
+      return WalkResult::interrupt();
+    }
+    if (isa<CallOpInterface>(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' calls a host function";
+      return WalkResult::interrupt();
+    }
+    if (isa<memref::AllocOp, memref::ReallocOp, memref::DeallocOp, gpu::AllocOp,
+            gpu::DeallocOp>(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName()
+          << "' manages heap memory, which cannot live on the device; use "
+             "memref.alloca for per-iteration scratch";
+      return WalkResult::interrupt();
+    }
+    // Thread ids, barriers, shuffles and the like would refer to the launch
+    // this pass creates, whose shape is the mapping's choice, not the
+    // program's; only gpu.printf means the same in any launch.
+    if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) &&
+        !isa<gpu::PrintfOp>(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName()
+          << "' would refer to the launch that the mapping creates, whose "
+             "shape is the mapping's choice; write the gpu.launch by hand";
+      return WalkResult::interrupt();
+    }
+    // OpenMP and OpenACC constructs lower to calls into their host
+    // runtimes (__kmpc_*), and async ones to MLIR's async runtime: none
+    // exists on the device.
+    if (Dialect *dialect = op->getDialect();
+        dialect && llvm::is_contained({StringRef("omp"), StringRef("acc"),
+                                       StringRef("async")},
+                                      dialect->getNamespace())) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' needs the " << dialect->getNamespace()
+          << " host runtime; the parallel loop around it is what ThreadBind "
+             "binds to the GPU";
+      return WalkResult::interrupt();
+    }
+    // Both lower to calls into the host's runtime libraries, which a kernel
+    // cannot link.
+    if (isa<vector::PrintOp>(op)) {
+      op->emitError("cannot run on the device: 'vector.print' prints "
+                    "through the host runtime; use gpu.printf");
+      return WalkResult::interrupt();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op);
+        copy && !copiesContiguously(copy)) {
+      op->emitError("cannot run on the device: 'memref.copy' of memrefs "
+                    "that are not contiguous calls the host runtime; copy "
+                    "with loads and stores");
+      return WalkResult::interrupt();
+    }
+    if (!op->hasTrait<OpTrait::IsTerminator>() && hasUnknownEffects(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' has unknown side effects";
+      return WalkResult::interrupt();
+    }
+    for (Value operand : op->getOperands()) {
+      if (loopRegion.isAncestor(operand.getParentRegion()) ||
+          isKernelArgumentType(operand.getType()))
+        continue;
+      op->emitError("cannot run on the device: it uses a value of type ")
+          << operand.getType()
+          << " defined outside the loop, which a kernel cannot take as an "
+             "argument";
+      return WalkResult::interrupt();
+    }
+    auto reportType = [&](Type type, StringRef verb) {
+      std::string why = whyNoDeviceType(type);
+      if (why.empty())
+        return false;
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' " << verb << " a value of type " << type
+          << ", " << why;
+      return true;
+    };
+    for (Type type : op->getOperandTypes())
+      if (reportType(type, "takes"))
+        return WalkResult::interrupt();
+    for (Type type : op->getResultTypes())
+      if (reportType(type, "makes"))
+        return WalkResult::interrupt();
+    if (std::optional<FloatType> fp = findNonArithmeticFloat(op)) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' computes on " << *fp
+          << ", which kernels can load and store but compute on only as "
+             "f16, bf16, f32 or f64";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  };
+  // Outer ops first: a launch in the body is reported as such, not as the
+  // gpu ops inside it.
+  WalkResult result = loop.getBody()->walk<WalkOrder::PreOrder>(check);
+  return failure(result.wasInterrupted());
+}

@@ -605,6 +605,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.dimOrder.assign(dimOrder.begin(), dimOrder.end());
     mappingOptions.gridPolicy = gridPolicy;
     mappingOptions.maxBlocks = maxBlocks;
+    mappingOptions.emitRemarks = emitRemarks;
     std::string error = verifyLoopMappingOptions(mappingOptions);
     if (!error.empty())
       return emitError(UnknownLoc::get(context))

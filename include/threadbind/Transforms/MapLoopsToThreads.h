@@ -17,6 +17,7 @@
 #include "threadbind/Target/Target.h"
 #include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/PassEnums.h"
+#include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
@@ -79,18 +80,11 @@ LogicalResult verifyMaxResidentBlocksDecl(ModuleOp module);
 /// Declares kMaxResidentBlocksFn in `module` unless it is already there.
 void declareMaxResidentBlocks(ModuleOp module);
 
-/// The user's choices; zero or empty means "decide".
-struct LoopMappingOptions {
-  int64_t threadsPerBlock = kDefaultThreadsPerBlock;
-  /// Explicit block shape (x, y, z); overrides threadsPerBlock.
-  SmallVector<int64_t, 3> blockShape;
-  /// Loop dimensions for x, y, z, in that order; overrides the analysis.
-  SmallVector<int64_t, 3> dimOrder;
-  GridPolicy gridPolicy = GridPolicy::GridStride;
-  /// Static cap on the number of blocks of a grid-stride launch; 0 asks the
-  /// host at run time through kMaxResidentBlocksFn.
-  int64_t maxBlocks = 0;
-};
+/// The user's choices, as the pass's options declare them in Passes.td
+/// (threads a block, block shape and dimension order overriding the
+/// analysis, grid policy, a static block cap where 0 asks the host at run
+/// time through kMaxResidentBlocksFn); zero or empty means "decide".
+using LoopMappingOptions = MapLoopsToThreadsPassOptions;
 
 /// Checks `options` against the hardware limits; returns a message naming
 /// the first bad value, or an empty string.

@@ -6,6 +6,8 @@
 
 #include "threadbind/Driver/Manifest.h"
 
+#include "threadbind/Runtime/Bundle.h"
+
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -242,20 +244,39 @@ static llvm::json::Value jsonExpr(StringRef expr) {
 }
 
 static StringRef elementTypeName(int code) {
-  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
-                                      "i16", "i32", "i64", "index"};
-  return code >= 0 && code < 9 ? names[code] : "unknown";
+  switch (static_cast<ThreadBindElementType>(code)) {
+  case THREADBIND_F16:
+    return "f16";
+  case THREADBIND_BF16:
+    return "bf16";
+  case THREADBIND_F32:
+    return "f32";
+  case THREADBIND_F64:
+    return "f64";
+  case THREADBIND_I8:
+    return "i8";
+  case THREADBIND_I16:
+    return "i16";
+  case THREADBIND_I32:
+    return "i32";
+  case THREADBIND_I64:
+    return "i64";
+  case THREADBIND_INDEX:
+    return "index";
+  }
+  return "unknown";
 }
 
 static StringRef accessName(int access) {
-  switch (access) {
-  case 1:
+  switch (static_cast<ThreadBindAccess>(access)) {
+  case THREADBIND_READ:
     return "read";
-  case 2:
+  case THREADBIND_WRITE:
     return "write";
-  default:
+  case THREADBIND_READ_WRITE:
     return "read-write";
   }
+  return "unknown";
 }
 
 void threadbind::writeManifest(llvm::raw_ostream &os,

@@ -18,36 +18,18 @@ from typing import NamedTuple, Optional, Tuple
 
 import numpy as np
 
+from ._abi import (
+    ENTRY_FUNCTION as _ENTRY_FUNCTION,
+    Access,
+    ElementType,
+    EntryStruct as _Entry,
+    LaunchRecordStruct as _LaunchRecord,
+    TermKind,
+)
+
 
 class ThreadBindError(RuntimeError):
     """A compile, load or launch failed, with the reason."""
-
-
-class _Argument(ctypes.Structure):
-    _fields_ = [
-        ("isMemRef", ctypes.c_int32),
-        ("elementType", ctypes.c_int32),
-        ("rank", ctypes.c_int32),
-        ("access", ctypes.c_int32),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("paddedTo", ctypes.c_int64),
-    ]
-
-
-class _LaunchRecord(ctypes.Structure):
-    """ThreadBindLaunchRecord (include/threadbind/Runtime/Runtime.h)."""
-    _fields_ = [
-        ("kernel", ctypes.c_char * 128),
-        ("grid", ctypes.c_int64 * 3),
-        ("block", ctypes.c_int64 * 3),
-        ("dynamicSharedBytes", ctypes.c_int32),
-        ("registers", ctypes.c_int32),
-        ("localBytes", ctypes.c_int32),
-        ("staticSharedBytes", ctypes.c_int32),
-        ("activeBlocksPerMultiprocessor", ctypes.c_int32),
-        ("occupancy", ctypes.c_double),
-        ("milliseconds", ctypes.c_double),
-    ]
 
 
 class Launch(NamedTuple):
@@ -62,61 +44,18 @@ class Launch(NamedTuple):
     milliseconds: Optional[float]  # CUDA events around it; None untimed
 
 
-class _Term(ctypes.Structure):
-    """ThreadBindTerm (include/threadbind/Runtime/Bundle.h)."""
-    _fields_ = [
-        ("kind", ctypes.c_int32),
-        ("arg", ctypes.c_int32),
-        ("dim", ctypes.c_int32),
-        ("value", ctypes.c_int64),
-    ]
-
-
-class _Guard(ctypes.Structure):
-    _fields_ = [("lower", _Term), ("upper", _Term)]
-
-
-class _Requirement(ctypes.Structure):
-    _fields_ = [
-        ("arg", ctypes.c_int32),
-        ("dim", ctypes.c_int32),
-        ("bound", _Term),
-        ("offset", ctypes.c_int64),
-        ("numGuards", ctypes.c_int32),
-        ("guards", ctypes.POINTER(_Guard)),
-        ("where", ctypes.c_char_p),
-    ]
-
-
-class _Entry(ctypes.Structure):
-    _fields_ = [
-        ("name", ctypes.c_char_p),
-        ("gpu", ctypes.c_void_p),
-        ("reference", ctypes.c_void_p),
-        ("numArguments", ctypes.c_int32),
-        ("arguments", ctypes.POINTER(_Argument)),
-        ("numRequirements", ctypes.c_int32),
-        ("requirements", ctypes.POINTER(_Requirement)),
-    ]
-
-_TERM_CONSTANT, _TERM_DIM, _TERM_SCALAR = 0, 1, 2
-
-
-_ENTRY_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.POINTER(ctypes.c_void_p))
-
 # ThreadBindElementType -> (name, NumPy dtype or None, ctypes scalar type).
 _TYPES = {
-    0: ("f16", np.dtype(np.float16), None),
-    1: ("bf16", None, None),
-    2: ("f32", np.dtype(np.float32), ctypes.c_float),
-    3: ("f64", np.dtype(np.float64), ctypes.c_double),
-    4: ("i8", np.dtype(np.int8), ctypes.c_int8),
-    5: ("i16", np.dtype(np.int16), ctypes.c_int16),
-    6: ("i32", np.dtype(np.int32), ctypes.c_int32),
-    7: ("i64", np.dtype(np.int64), ctypes.c_int64),
-    8: ("index", np.dtype(np.int64), ctypes.c_int64),
+    ElementType.F16: ("f16", np.dtype(np.float16), None),
+    ElementType.BF16: ("bf16", None, None),
+    ElementType.F32: ("f32", np.dtype(np.float32), ctypes.c_float),
+    ElementType.F64: ("f64", np.dtype(np.float64), ctypes.c_double),
+    ElementType.I8: ("i8", np.dtype(np.int8), ctypes.c_int8),
+    ElementType.I16: ("i16", np.dtype(np.int16), ctypes.c_int16),
+    ElementType.I32: ("i32", np.dtype(np.int32), ctypes.c_int32),
+    ElementType.I64: ("i64", np.dtype(np.int64), ctypes.c_int64),
+    ElementType.INDEX: ("index", np.dtype(np.int64), ctypes.c_int64),
 }
-_READ, _WRITE = 1, 2
 
 
 class _DeviceArray:
@@ -210,7 +149,7 @@ class Entry:
         """A NumPy array for memref argument `i`."""
         self._check_memref(i, info, array.shape, array.dtype,
                            array.flags["C_CONTIGUOUS"])
-        if info.access & _WRITE and not array.flags["WRITEABLE"]:
+        if info.access & Access.WRITE and not array.flags["WRITEABLE"]:
             raise ValueError(f"{self._where(i)}: the function writes it, but "
                              "the array is read-only")
 
@@ -249,16 +188,16 @@ class Entry:
         function's loops need of them (they would read or write out of
         bounds)."""
         def value(term):
-            if term.kind == _TERM_DIM:
+            if term.kind == TermKind.DIM:
                 return shapes[term.arg][term.dim]
-            if term.kind == _TERM_SCALAR:
+            if term.kind == TermKind.SCALAR:
                 return scalars[term.arg]
             return term.value
 
         def describe(term):
-            if term.kind == _TERM_DIM:
+            if term.kind == TermKind.DIM:
                 return f"size {term.dim} of argument {term.arg}"
-            if term.kind == _TERM_SCALAR:
+            if term.kind == TermKind.SCALAR:
                 return f"argument {term.arg}"
             return "the constant"
 
@@ -352,7 +291,7 @@ class Entry:
             pointer = runtime.malloc(max(nbytes, 1))
             allocations.append(pointer)
             runtime.copy_to_device(pointer, value, value.nbytes)
-            if info.access & _WRITE:
+            if info.access & Access.WRITE:
                 copies.append((value, pointer))
             return pointer, value.shape
 

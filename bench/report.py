@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns a benchmark log (bench/measure.sh) into a results page and plots.
+"""Turns a benchmark log (scripts/gpu-check.sh --bench) into a results page
+and plots.
 
 Writes <out-dir>/<date>-<gpu>.md with, for every kernel and size, each
 system's median time and bandwidth and ThreadBind's ratio to the copy
@@ -24,7 +25,9 @@ RESULT = re.compile(r"^RESULT (.*)$", re.M)
 def parse(text):
     results = collections.OrderedDict()
     for line in RESULT.findall(text):
-        fields = dict(f.split("=", 1) for f in line.split())
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        if "kernel" not in fields:  # a threadbind-run timing, not the suite's
+            continue
         key = (fields["kernel"], fields["size"])
         results.setdefault(key, {})[fields["system"]] = fields
     date = re.search(r"^DATE (\S+)", text, re.M)
@@ -77,7 +80,7 @@ def write_markdown(data, path, plots):
         lines.append("Device: %s, sm_%s, %s SMs. " % data["device"])
     lines += [
         "Every system ran in one process on the same buffers "
-        "(`bench/measure.sh`, harness `threadbind-bench`), each checked "
+        "(`scripts/gpu-check.sh --bench`, harness `threadbind-bench`), each checked "
         "against the CPU reference before it was timed; a failed check shows "
         "as `-`. Times are CUDA-event kernel times, median of 30 runs after "
         "5 warm-up runs (5 runs for upstream's default mapping above 1 GB "

@@ -3,17 +3,17 @@
 #
 # On a machine with the toolchain and a GPU: build, stage, measure, report.
 #   bench/run.sh            -> bench/results/<date>-<gpu>.md and PNG plots
-# In two steps, across two machines:
-#   bench/stage.sh DIR                      (toolchain machine)
-#   DIR/measure.sh log.txt                  (GPU machine, driver only)
-#   /usr/bin/python3 bench/report.py log.txt  (back on the first)
+# In three steps, across two machines:
+#   scripts/stage-gpu.sh DIR                    (toolchain machine)
+#   DIR/scripts/gpu-check.sh --bench > log.txt  (GPU machine, driver only)
+#   /usr/bin/python3 bench/report.py log.txt    (back on the first)
 #
 #===----------------------------------------------------------------------===#
 
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-STAGE=$ROOT/.device/bench
-bash "$ROOT/bench/stage.sh" "$STAGE"
+STAGE=$ROOT/.device/check
+bash "$ROOT/scripts/stage-gpu.sh" "$STAGE"
 LOG=$(mktemp)
-bash "$STAGE/measure.sh" "$LOG"
+bash "$STAGE/scripts/gpu-check.sh" --bench >"$LOG" || true
 /usr/bin/python3 "$ROOT/bench/report.py" "$LOG" --out-dir "$ROOT/bench/results"

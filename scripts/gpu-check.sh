@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 #===- scripts/gpu-check.sh - Run staged bundles on a GPU -----------------===#
 #
-# Run from a directory made by scripts/stage-gpu.sh, on a machine with an
-# NVIDIA GPU and its driver (no LLVM, MLIR or toolkit needed):
+# The one run command for GPU work. Run from a directory made by
+# scripts/stage-gpu.sh, on a machine with an NVIDIA GPU and its driver (no
+# LLVM, MLIR or toolkit needed):
 #   - every example, checked against its CPU reference;
-#   - with --bench, the mapping benchmark: a 2^28 f32 vector add under
-#     ThreadBind (grid-stride and cover), upstream's default mapping and
-#     upstream's tiled-256 recipe, and an 8192x8192 2-D add in both loop
-#     orders and with the outer dimension forced onto threadIdx.x;
-#   - with --sanitize, compute-sanitizer memcheck over the examples;
+#   - with --bench, the benchmark suite (bench/suite.txt): threadbind-bench
+#     checks and times every kernel, size and system (ThreadBind, upstream
+#     tiled and default, the hand CUDA twin, a device copy) on the same
+#     buffers; with SASS_DIR set, the SASS of every cubin is written there;
+#   - with --sanitize, compute-sanitizer memcheck over the examples, and
+#     memcheck and racecheck over every kernel of the suite and every entry
+#     of the reductions at ragged sizes (JOBS at once, default 8);
 #   - with --tails, every way of handling the bounds check (grid-stride,
 #     cover split, cover keep, cover over padding) at the sizes around a
 #     block, k*T-1, k*T, k*T+1, T-1, 1 and 0, and two odd large ones, each
@@ -25,8 +28,9 @@
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
 #     cross-block combine, each checked against the CPU reference, and at
 #     33 and 2^20+7 under memcheck.
-# Prints RESULT lines for bench/mapping/summarise.py; exits non-zero if any
-# check fails.
+# Every check prints "LABEL <label> ok|FAILED"; timings are RESULT lines
+# (threadbind-bench's feed bench/report.py). Exits non-zero if any check
+# fails.
 #
 #===----------------------------------------------------------------------===#
 
@@ -86,8 +90,84 @@ for bundle in "$STAGE"/examples/*.so; do
   done <"$STAGE/examples/$name.spec"
 done
 
+# The sanitizer runs over the suite and the reductions: sizes that are
+# multiples of nothing (a warp and a bit, four blocks and a bit, 100003;
+# 2-D shapes ragged along both dimensions), each run checked against the
+# CPU reference, under memcheck and racecheck, JOBS at a time.
+sanitize_suite() {
+  local jobs_file sizes_1d="37 1029 100003" sizes_2d="3,37 33,1029 257,259"
+  jobs_file=$(mktemp)
+  add() { # add LABEL ARGS...: one threadbind-run, under each tool
+    for tool in memcheck racecheck; do
+      printf '%s\t%s\t%s\n' "$tool" "$1" "${*:2}" >>"$jobs_file"
+    done
+  }
+  while read -r name rest; do
+    [[ -z $name || $name == \#* ]] && continue
+    local entry first scalars sizes
+    entry=$(sed -n 's/.*entry=\([^ ]*\).*/\1/p' <<<"$rest")
+    first=$(sed -n 's/.*sizes=\([^; ]*\).*/\1/p' <<<"$rest")
+    scalars=$(grep -o 'scalar=[0-9]*:[^ ]*' <<<"$rest" |
+      sed 's/scalar=\([0-9]*\):/--scalar \1=/' | tr '\n' ' ')
+    if [[ $first == *x* ]]; then sizes=$sizes_2d; else sizes=$sizes_1d; fi
+    for n in $sizes; do
+      local shape=""
+      # A transpose writes a C x R output for an R x C input.
+      [[ $entry == transpose ]] && shape="--shape 1=${n#*,}x${n%,*}"
+      add "$name-$n" "$STAGE/bench/$name-threadbind.so" --entry "$entry" \
+        --size "$n" $shape $scalars --check
+    done
+  done <"$STAGE/bench/suite.txt"
+  # Every entry of the default reductions at three sizes; the variants
+  # (atomic cross-block combine, no unrolling, a block a row) where they
+  # differ from it.
+  for bundle in "$STAGE"/reductions/*.so; do
+    local variant
+    variant=$(basename "$bundle" .so)
+    for entry in $("$RUN" "$bundle" --list | sed 's/(.*//'); do
+      if [[ $entry == row* ]]; then
+        sizes="3,37 33,1029 65,513"
+      elif [[ $variant == reductions-block-rows ]]; then
+        continue
+      elif [[ $variant == reductions ]]; then
+        sizes="33 1029 100003"
+      else
+        sizes="1029 100003"
+      fi
+      for n in $sizes; do
+        add "$variant-$entry-$n" "$bundle" --entry "$entry" --size "$n" --check
+      done
+    done
+  done
+  one() { # one "TOOL<tab>LABEL<tab>ARGS": the verdict, and the output if bad
+    local tool label args out
+    IFS=$'\t' read -r tool label args <<<"$1"
+    # shellcheck disable=SC2086
+    if out=$(compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      --print-limit 5 "$RUN" $args 2>&1); then
+      echo "LABEL $tool-$label ok"
+    else
+      echo "LABEL $tool-$label FAILED"
+      echo "$out" | tail -20 | sed 's/^/    /'
+    fi
+  }
+  export -f one
+  export RUN
+  local results
+  results=$(mktemp)
+  xargs -P "${JOBS:-8}" -d '\n' -n 1 bash -c 'one "$1"' _ <"$jobs_file" |
+    tee "$results"
+  local runs failed
+  runs=$(grep -c '^LABEL ' "$results")
+  failed=$(grep -c '^LABEL .* FAILED$' "$results")
+  echo "sanitize: $runs runs, $failed failed"
+  failures=$((failures + failed + (runs == 0)))
+  rm -f "$jobs_file" "$results"
+}
+
 if ((SANITIZE)); then
   if ((${#MEMCHECK[@]})); then
+    compute-sanitizer --version | tail -1 | sed 's/^/SANITIZER /'
     for bundle in "$STAGE"/examples/*.so; do
       name=$(basename "$bundle" .so)
       while read -r spec; do
@@ -96,6 +176,7 @@ if ((SANITIZE)); then
         checked "memcheck-$name" "$bundle" $spec --check
       done <"$STAGE/examples/$name.spec"
     done
+    sanitize_suite
   else
     echo "compute-sanitizer not found: memcheck skipped"
   fi
@@ -267,20 +348,19 @@ for name in ("cupy", "torch"):
 fi
 
 if ((BENCH)); then
-  M=$STAGE/mapping
-  N=$((1 << 28))
-  for variant in threadbind threadbind-cover upstream-tiled upstream; do
-    runs=30
-    [ "$variant" = upstream ] && runs=5 # about 20 GB/s: slow on purpose
-    run "vadd-$variant" "$M/vadd-$variant.so" --entry vector_add --size $N \
-      --check --bench $runs
-  done
-  run "add2d-rows" "$M/add2d-threadbind.so" --entry add_2d_rows \
-    --size 8192,8192 --check --bench 30
-  run "add2d-columns-outer" "$M/add2d-threadbind.so" \
-    --entry add_2d_columns_outer --size 8192,8192 --check --bench 30
-  run "add2d-rows-forced-outer" "$M/add2d-forced-outer.so" \
-    --entry add_2d_rows --size 8192,8192 --check --bench 30
+  B=$STAGE/bench
+  echo "DATE $(date -u +%F)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+    --format=csv,noheader 2>/dev/null | sed 's/^/GPU /'
+  tagged "bench-suite" "$STAGE/bin/threadbind-bench" "$B/suite.txt" \
+    --stage "$B" --runs "${RUNS:-30}" --warmup "${WARMUP:-5}" \
+    ${ONLY:+--only "$ONLY"}
+  if [[ -n ${SASS_DIR:-} ]] && command -v cuobjdump >/dev/null; then
+    mkdir -p "$SASS_DIR"
+    for cubin in "$B"/cubin/*.cubin "$B/hand.cubin"; do
+      cuobjdump -sass "$cubin" >"$SASS_DIR/$(basename "$cubin" .cubin).sass"
+    done
+  fi
 fi
 
 echo "gpu-check: $failures failure(s)"

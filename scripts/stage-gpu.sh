@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 #===- scripts/stage-gpu.sh - Build what a GPU machine needs --------------===#
 #
-# Compiles the examples and the mapping benchmark kernels into bundles and
-# copies them, with threadbind-run and libThreadBindRuntime.so, into one
-# directory (default .device/check) that runs on a machine with only the CUDA
-# driver: copy it there and run `scripts/gpu-check.sh` from it.
+# The one stage command for GPU work: compiles everything scripts/gpu-check.sh
+# checks, benchmarks and sanitizes into one directory (default .device/check)
+# that runs on a machine with only the CUDA driver: the examples, the
+# benchmark suite (bench/suite.txt, three mappings a kernel, its hand CUDA
+# twins), the tail and reduction variants, CUB and the hand reductions, the
+# Python package's programs and, with THREADBIND_STAGE_FUZZ=N, fuzz cases;
+# with threadbind-run, threadbind-bench and libThreadBindRuntime.so. Copy it
+# there and run `scripts/gpu-check.sh` from it.
 #
 #===----------------------------------------------------------------------===#
 
@@ -13,16 +17,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 STAGE=${1:-$THREADBIND_ROOT/.device/check}
 rm -rf "$STAGE"
-mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/examples" "$STAGE/mapping" \
-  "$STAGE/scripts"
-cp "$THREADBIND_BUILD_DIR/bin/threadbind-run" "$STAGE/bin/"
+mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/examples" "$STAGE/scripts"
+cp "$THREADBIND_BUILD_DIR/bin/threadbind-run" \
+  "$THREADBIND_BUILD_DIR/bin/threadbind-bench" "$STAGE/bin/"
 cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
 cp "$THREADBIND_ROOT/scripts/gpu-check.sh" "$STAGE/scripts/"
+CHIP=${CHIP:-$(threadbind-compile --print-default-chip)}
+NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
 
 compile() { # compile SOURCE OUTPUT [threadbind-compile options...]
   local src=$1 out=$2
   shift 2
-  threadbind-compile "$src" --emit bundle -o "$out" "$@"
+  threadbind-compile "$src" --chip "$CHIP" --emit bundle -o "$out" "$@"
 }
 
 echo "==> examples"
@@ -32,19 +38,29 @@ for example in "$THREADBIND_ROOT"/examples/*.mlir; do
   sed -n 's|^// threadbind-run: ||p' "$example" >"$STAGE/examples/$name.spec"
 done
 
-echo "==> mapping benchmark"
-K=$THREADBIND_ROOT/bench/kernels
-compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-threadbind.so"
-compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-threadbind-cover.so" \
-  --grid-policy=cover
-compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-upstream.so" \
-  --mapper=upstream
-compile "$K/vector-add.mlir" "$STAGE/mapping/vadd-upstream-tiled.so" \
-  --mapper=upstream-tiled --upstream-tile=256
-compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-threadbind.so"
-# The loop's outer dimension forced onto threadIdx.x: what a mapping that
-# ignores the accesses does to the row-major loop.
-compile "$K/add-2d.mlir" "$STAGE/mapping/add2d-forced-outer.so" --dim-order=0
+echo "==> benchmark suite"
+# Every line of bench/suite.txt three ways (ThreadBind, upstream MLIR
+# tiled, upstream MLIR default), ThreadBind's also as a cubin for its SASS,
+# and the hand-written twins in one cubin.
+mkdir -p "$STAGE/bench/cubin"
+cp "$THREADBIND_ROOT/bench/suite.txt" "$STAGE/bench/"
+"$NVCC" -O3 -arch="$CHIP" -cubin -o "$STAGE/bench/hand.cubin" \
+  "$THREADBIND_ROOT/bench/kernels/hand.cu"
+while read -r name rest; do
+  [[ -z $name || $name == \#* ]] && continue
+  file=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' <<<"$rest")
+  tile=$(sed -n 's/.*tile=\([^ ]*\).*/\1/p' <<<"$rest")
+  flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$rest" | tr ',' ' ')
+  src=$THREADBIND_ROOT/bench/kernels/$file
+  # shellcheck disable=SC2086
+  compile "$src" "$STAGE/bench/$name-threadbind.so" $flags
+  # shellcheck disable=SC2086
+  threadbind-compile "$src" --chip "$CHIP" --emit cubin $flags \
+    -o "$STAGE/bench/cubin/$name-threadbind.cubin"
+  compile "$src" "$STAGE/bench/$name-upstream.so" --mapper=upstream
+  compile "$src" "$STAGE/bench/$name-upstream-tiled.so" \
+    --mapper=upstream-tiled --upstream-tile="${tile:-256}"
+done <"$THREADBIND_ROOT/bench/suite.txt"
 
 echo "==> tail handling"
 mkdir -p "$STAGE/tails"
@@ -67,18 +83,13 @@ compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions-atomic.so" --reduction-cross-block=atomic
 compile "$THREADBIND_ROOT/test/Integration/Reductions/reductions.mlir" \
   "$STAGE/reductions/reductions-block-rows.so" --reduction-warp-rows=false
-# CUB's sum, the reference for the reduction mapping's speed.
-NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
-if [[ -x $NVCC ]]; then
-  mkdir -p "$STAGE/cub"
-  chip=$(threadbind-compile --print-default-chip)
-  "$NVCC" -O3 -arch="$chip" "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
-    -o "$STAGE/cub/cub_sum"
-  "$NVCC" -O3 -arch="$chip" "$THREADBIND_ROOT/bench/reductions/hand_reductions.cu" \
-    -o "$STAGE/cub/hand_reductions"
-else
-  echo "    no nvcc: CUB comparison not staged"
-fi
+# CUB's sum and hand-written reductions, the references for the reduction
+# mapping's speed.
+mkdir -p "$STAGE/cub"
+"$NVCC" -O3 -arch="$CHIP" "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
+  -o "$STAGE/cub/cub_sum"
+"$NVCC" -O3 -arch="$CHIP" "$THREADBIND_ROOT/bench/reductions/hand_reductions.cu" \
+  -o "$STAGE/cub/hand_reductions"
 if [[ -n ${THREADBIND_STAGE_FUZZ:-} ]]; then
   echo "==> fuzz cases (${THREADBIND_STAGE_FUZZ} from seed ${THREADBIND_STAGE_FUZZ_SEED:-1})"
   # Each case is checked on the CPU here; those that make a bundle keep it,
@@ -88,8 +99,6 @@ if [[ -n ${THREADBIND_STAGE_FUZZ:-} ]]; then
     --bundle-dir "$STAGE/fuzz" --out "$STAGE/fuzz-failures" | tail -1
   rm -f "$STAGE"/fuzz/*.mlir "$STAGE"/fuzz/*.ptx "$STAGE"/fuzz/*.cubin
 fi
-echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"
-
 echo "==> python"
 # The package, its tests and the example, with programs compiled here
 # (threadbind.compile(..., output_dir=...)) for a machine without the
@@ -107,4 +116,4 @@ threadbind.compile(sys.argv[1], output_dir=sys.argv[2])' \
 for package in pytest _pytest pluggy iniconfig packaging py.py; do
   cp -r "/usr/lib/python3/dist-packages/$package" "$STAGE/python/pytest/"
 done
-
+echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

@@ -420,11 +420,11 @@ def RemoveTailChecksPass : Pass<"threadbind-remove-tail-checks"> {
       condition the same for every thread of the block: full blocks run a
       copy without the check, the last block keeps it. Whether the block is
       full is the check evaluated for the block's last thread, which has
-      the largest start, as steps are positive. Measured on an H200, this
-      does not pay with NVPTX: in 1-D LLVM merges the two copies back into
-      one guarded by both tests, and in 2-D it hoists the check, invariant
-      in the loop over rows, by itself, so the split copy is only longer
-      (bench/results/2026-11-22-tails-h200.md);
+      the largest start, as steps are positive. With NVPTX this rarely
+      pays: in 1-D LLVM merges the two copies back into one guarded by
+      both tests, and in 2-D it hoists the check, invariant in the loop
+      over rows, by itself (measurements:
+      bench/results/2026-11-22-tails-h200.md);
     - with `keep`, the check stays: one compare and exit per thread.
     `threadbind.tail = "pad"`, `"split"` or `"keep"` on an `scf.parallel`
     (carried to its launch by the mapping) overrides the option for that
@@ -557,20 +557,16 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     host, the grid shrinks to the blocks its vectors need, when that is
     fewer: small sizes then run no empty blocks. A loop nested in another
     (the columns of a 2-D grid, a block's lanes over a row) shares threads
-    sized for one element each, so widening it leaves most of them without
-    a vector: on an H200 an 8192x8192 add took 1.54 times the hand-written
-    float4 kernel's time widened (2026-11-23), where the scalar loop had
-    taken 1.15 times it (2026-11-22).
-    Such loops are widened only with `nested-loops`. Then, where the loop is
+    sized for one element each, so widening it alone leaves most of them
+    without a vector, slower than the scalar loop. Such loops are widened only with `nested-loops`. Then, where the loop is
     the only loop of a grid-stride loop over rows along y, itself the
     launch's only loop, and every bound is on the host, x shrinks to the
     blocks a row's vectors need and y takes the blocks x gave up, as far as
     the rows need them (the same number in all); elsewhere the grid stays.
-    With the rebalanced grid and the peel an 8192x8192 add took 1.03 to
-    1.05 times the hand kernel's time and 8191x8191 1.22 times, against
-    1.17 and 1.25 with scalar rows (H200, 2026-11-23): the pass leaves
-    nested loops alone by default, and the pipelines and `threadbind-compile`
-    turn `nested-loops` on (`widen-nested-loops`).
+    The pass leaves nested loops alone by default; the pipelines and
+    `threadbind-compile` turn `nested-loops` on (`widen-nested-loops`),
+    where the rebalanced grid makes widened rows faster than scalar ones
+    (measurements: bench/results/2026-11-23-widen-h200.md).
 
     Anything else is left as it was; with `remarks`, each loop says whether
     it was widened, and if not, why.

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 #===- scripts/test.sh - Set up, build and run every test suite -----------===#
 #
-# Runs the lit suite (FileCheck, CPU emulation with mlir-runner, the plugin
-# with Debian's mlir-opt, ptxas where the CUDA toolkit is) and the GoogleTest
-# suite through ctest, prints both summaries and one combined line, and exits
-# non-zero if anything failed.
+# Sets up and builds (setup.sh), then runs, in order:
+#   - the lit suite: FileCheck, CPU execution with mlir-runner of the
+#     original and the transformed IR, the plugin with Debian's mlir-opt,
+#     ptxas where the CUDA toolkit is, the bad-input contract;
+#   - the GoogleTest suite, through ctest;
+#   - the Python tests (pytest with Debian's python3 and NumPy);
+#   - a bounded batch of differential fuzzing (fuzz/loopnest_fuzz.py,
+#     THREADBIND_FUZZ_CASES cases, default 60);
+#   - with THREADBIND_TEST_SANITIZERS=1, the lit and unit suites again in a
+#     build under ASan and UBSan (test-sanitizers.sh).
+# Prints each summary and one combined line, and exits non-zero if anything
+# failed.
 #
 #===----------------------------------------------------------------------===#
 

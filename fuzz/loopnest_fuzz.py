@@ -105,7 +105,17 @@ class Case:
     def emit(self, line):
         self.lines.append(line)
 
+    def emit_reduce(self, t, value, op, indent):
+        """An scf.reduce of `value` whose combiner is arith.`op`."""
+        pad = " " * indent
+        self.emit(f"{pad}scf.reduce({value} : {t}) {{")
+        self.emit(f"{pad}^bb0(%a: {t}, %b: {t}):")
+        self.emit(f"{pad}  %y = arith.{op} %a, %b : {t}")
+        self.emit(f"{pad}  scf.reduce.return %y : {t}")
+        self.emit(f"{pad}}}")
+
     # -- values ----------------------------------------------------------
+
     def const(self, t, value):
         name = self.fresh("k")
         if is_float(t):
@@ -461,11 +471,7 @@ class Case:
         idx = "%r, %i" if rows else "%i"
         self.emit(f"      %x = memref.load %in0[{idx}] : {mt(shape)}")
         value = self.binary(t, "%x", "%s")
-        self.emit(f"      scf.reduce({value} : {t}) {{")
-        self.emit(f"      ^bb0(%a: {t}, %b: {t}):")
-        self.emit(f"        %y = arith.{op} %a, %b : {t}")
-        self.emit(f"        scf.reduce.return %y : {t}")
-        self.emit("      }")
+        self.emit_reduce(t, value, op, indent=6)
         self.emit("    }")
         where = "%r" if rows else "%c0"
         self.emit(f"    memref.store %red, %out[{where}] : "
@@ -584,11 +590,7 @@ class Case:
             op = {"add": "addf", "max": "maximumf", "min": "minimumf"}[
                 combine] if is_float(t) else {"add": "addi", "max": "maxsi",
                                              "min": "minsi"}[combine]
-            self.emit(f"    scf.reduce({value} : {t}) {{")
-            self.emit(f"    ^bb0(%a: {t}, %b: {t}):")
-            self.emit(f"      %y = arith.{op} %a, %b : {t}")
-            self.emit(f"      scf.reduce.return %y : {t}")
-            self.emit("    }")
+            self.emit_reduce(t, value, op, indent=4)
             self.emit("  }")
             self.emit(f"  memref.store %red, %out[%c0] : {mt(out_shape)}")
         else:

@@ -81,14 +81,19 @@ checked() { # checked LABEL ARGS...: one threadbind-run under MEMCHECK
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader \
   2>/dev/null | sed 's/^/GPU /'
 
-for bundle in "$STAGE"/examples/*.so; do
-  name=$(basename "$bundle" .so)
-  while read -r spec; do
-    [ -n "$spec" ] || continue
-    # shellcheck disable=SC2086
-    run "example-$name" "$bundle" $spec --check
-  done <"$STAGE/examples/$name.spec"
-done
+examples() { # examples HOW PREFIX: HOW PREFIX-<name> BUNDLE ARGS --check,
+  # once for every `// threadbind-run:` line of every example
+  local bundle name spec
+  for bundle in "$STAGE"/examples/*.so; do
+    name=$(basename "$bundle" .so)
+    while read -r spec; do
+      [ -n "$spec" ] || continue
+      # shellcheck disable=SC2086
+      "$1" "$2-$name" "$bundle" $spec --check
+    done <"$STAGE/examples/$name.spec"
+  done
+}
+examples run example
 
 # The sanitizer runs over the suite and the reductions: sizes that are
 # multiples of nothing (a warp and a bit, four blocks and a bit, 100003;
@@ -168,14 +173,7 @@ sanitize_suite() {
 if ((SANITIZE)); then
   if ((${#MEMCHECK[@]})); then
     compute-sanitizer --version | tail -1 | sed 's/^/SANITIZER /'
-    for bundle in "$STAGE"/examples/*.so; do
-      name=$(basename "$bundle" .so)
-      while read -r spec; do
-        [ -n "$spec" ] || continue
-        # shellcheck disable=SC2086
-        checked "memcheck-$name" "$bundle" $spec --check
-      done <"$STAGE/examples/$name.spec"
-    done
+    examples checked memcheck
     sanitize_suite
   else
     echo "compute-sanitizer not found: memcheck skipped"

@@ -42,16 +42,17 @@ echo "==> benchmark suite"
 # Every line of bench/suite.txt three ways (ThreadBind, upstream MLIR
 # tiled, upstream MLIR default), ThreadBind's also as a cubin for its SASS,
 # and the hand-written twins in one cubin.
+K=$THREADBIND_ROOT/bench/kernels
 mkdir -p "$STAGE/bench/cubin"
 cp "$THREADBIND_ROOT/bench/suite.txt" "$STAGE/bench/"
 "$NVCC" -O3 -arch="$CHIP" -cubin -o "$STAGE/bench/hand.cubin" \
-  "$THREADBIND_ROOT/bench/kernels/hand.cu"
+  "$K/hand.cu"
 while read -r name rest; do
   [[ -z $name || $name == \#* ]] && continue
   file=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' <<<"$rest")
   tile=$(sed -n 's/.*tile=\([^ ]*\).*/\1/p' <<<"$rest")
   flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$rest" | tr ',' ' ')
-  src=$THREADBIND_ROOT/bench/kernels/$file
+  src=$K/$file
   # shellcheck disable=SC2086
   compile "$src" "$STAGE/bench/$name-threadbind.so" $flags
   # shellcheck disable=SC2086

@@ -232,22 +232,30 @@ func.func @scale(%a: memref<?xf32>, %s: f32) {
 /// The session behind threadbind-compile, driven without the tool: one run
 /// fills the main output and every kept form, and the manifest describes
 /// the kernel in the PTX.
-TEST(CompileSessionTest, OneRunGivesEveryFormAskedFor) {
+/// Compiles kScale as `request` asks; fails the test if it does not.
+static CompileResult compileScale(const CompileRequest &request) {
   DialectRegistry registry;
   registerCompileDialects(registry);
   MLIRContext context(registry);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kScale, &context);
-  ASSERT_TRUE(module);
+  CompileResult result;
+  EXPECT_TRUE(module);
+  if (!module)
+    return result;
+  CompileSession session(context, request);
+  EXPECT_TRUE(succeeded(session.prepare()));
+  TimingScope timing;
+  EXPECT_TRUE(succeeded(session.run(*module, result, timing)));
+  return result;
+}
+
+TEST(CompileSessionTest, OneRunGivesEveryFormAskedFor) {
   CompileRequest request;
   request.emit = EmitKind::PTX;
   request.keepMLIR = true;
   request.keepManifest = true;
   request.sourceName = "scale.mlir";
-  CompileSession session(context, request);
-  ASSERT_TRUE(succeeded(session.prepare()));
-  CompileResult result;
-  TimingScope timing;
-  ASSERT_TRUE(succeeded(session.run(*module, result, timing)));
+  CompileResult result = compileScale(request);
   EXPECT_NE(result.output.find(".entry scale_kernel"), std::string::npos)
       << result.output;
   EXPECT_NE(result.output.find(".maxntid 256, 1, 1"), std::string::npos);
@@ -262,18 +270,9 @@ TEST(CompileSessionTest, OneRunGivesEveryFormAskedFor) {
 
 /// Options reach the stages: a block of 64 threads shows in the PTX.
 TEST(CompileSessionTest, OptionsReachTheStages) {
-  DialectRegistry registry;
-  registerCompileDialects(registry);
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kScale, &context);
-  ASSERT_TRUE(module);
   CompileRequest request;
   request.options.mapping.threadsPerBlock.count = 64;
-  CompileSession session(context, request);
-  ASSERT_TRUE(succeeded(session.prepare()));
-  CompileResult result;
-  TimingScope timing;
-  ASSERT_TRUE(succeeded(session.run(*module, result, timing)));
+  CompileResult result = compileScale(request);
   EXPECT_NE(result.output.find(".maxntid 64, 1, 1"), std::string::npos)
       << result.output;
 }

@@ -126,28 +126,6 @@ template <typename T> static void storeAs(char *p, T v) {
   std::memcpy(p, &v, sizeof(T));
 }
 
-double threadbind::load(const char *data, int type, size_t i) {
-  const char *p = data + i * elementBytes(type);
-  switch (type) {
-  case THREADBIND_F16:
-    return halfToFloat(loadAs<uint16_t>(p));
-  case THREADBIND_BF16:
-    return bf16ToFloat(loadAs<uint16_t>(p));
-  case THREADBIND_F32:
-    return loadAs<float>(p);
-  case THREADBIND_F64:
-    return loadAs<double>(p);
-  case THREADBIND_I8:
-    return loadAs<int8_t>(p);
-  case THREADBIND_I16:
-    return loadAs<int16_t>(p);
-  case THREADBIND_I32:
-    return loadAs<int32_t>(p);
-  default:
-    return static_cast<double>(loadAs<int64_t>(p));
-  }
-}
-
 int64_t threadbind::loadInteger(const char *data, int type, size_t i) {
   const char *p = data + i * elementBytes(type);
   switch (type) {
@@ -159,6 +137,22 @@ int64_t threadbind::loadInteger(const char *data, int type, size_t i) {
     return loadAs<int32_t>(p);
   default:
     return loadAs<int64_t>(p);
+  }
+}
+
+double threadbind::load(const char *data, int type, size_t i) {
+  const char *p = data + i * elementBytes(type);
+  switch (type) {
+  case THREADBIND_F16:
+    return halfToFloat(loadAs<uint16_t>(p));
+  case THREADBIND_BF16:
+    return bf16ToFloat(loadAs<uint16_t>(p));
+  case THREADBIND_F32:
+    return loadAs<float>(p);
+  case THREADBIND_F64:
+    return loadAs<double>(p);
+  default:
+    return static_cast<double>(loadInteger(data, type, i));
   }
 }
 

@@ -145,6 +145,20 @@ static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp reduce,
   return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
+/// Builds three nested loops over ids from 0 to `sizes`, z outermost so
+/// that x varies fastest, as consecutive ids do on the device. Returns the
+/// ids as x, y, z and leaves the insertion point in the innermost body.
+static SmallVector<Value, 3> buildIdLoops(RewriterBase &rewriter, Location loc,
+                                          const gpu::KernelDim3 &sizes,
+                                          Value zero, Value one) {
+  scf::LoopNest nest = scf::buildLoopNest(
+      rewriter, loc, SmallVector<Value>(3, zero), {sizes.z, sizes.y, sizes.x},
+      SmallVector<Value>(3, one));
+  rewriter.setInsertionPoint(nest.loops.back().getBody()->getTerminator());
+  return {nest.loops[2].getInductionVar(), nest.loops[1].getInductionVar(),
+          nest.loops[0].getInductionVar()};
+}
+
 /// A launch with top-level all-reduces, per block: every thread runs the
 /// code before the last all-reduce and leaves its operands in a buffer;
 /// the buffer is folded in thread order; every thread then runs the whole
@@ -160,13 +174,7 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   SmallVector<Value, 3> gridSize = {grid.x, grid.y, grid.z};
   SmallVector<Value, 3> blockSize = {block.x, block.y, block.z};
-  scf::LoopNest blocks = scf::buildLoopNest(
-      rewriter, loc, SmallVector<Value>(3, zero), {grid.z, grid.y, grid.x},
-      SmallVector<Value>(3, one));
-  SmallVector<Value, 3> blockIds = {blocks.loops[2].getInductionVar(),
-                                    blocks.loops[1].getInductionVar(),
-                                    blocks.loops[0].getInductionVar()};
-  rewriter.setInsertionPoint(blocks.loops.back().getBody()->getTerminator());
+  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
 
   Block &body = launch.getBody().front();
   SmallVector<gpu::AllReduceOp> reduces;
@@ -189,14 +197,9 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
   auto forEachThread = [&](ArrayRef<Operation *> ops,
                            ArrayRef<std::pair<Value, Value>> values,
                            function_ref<void(IRMapping &, Value)> finish) {
-    scf::LoopNest nest = scf::buildLoopNest(
-        rewriter, loc, SmallVector<Value>(3, zero), {block.z, block.y, block.x},
-        SmallVector<Value>(3, one));
-    SmallVector<Value, 3> threadIds = {nest.loops[2].getInductionVar(),
-                                       nest.loops[1].getInductionVar(),
-                                       nest.loops[0].getInductionVar()};
     OpBuilder::InsertionGuard inner(rewriter);
-    rewriter.setInsertionPoint(nest.loops.back().getBody()->getTerminator());
+    SmallVector<Value, 3> threadIds =
+        buildIdLoops(rewriter, loc, block, zero, one);
     IRMapping mapping;
     SmallVector<Value> config;
     llvm::append_range(config, blockIds);
@@ -287,19 +290,13 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  // Blocks outermost, then threads; z outermost within each so x varies
-  // fastest, as consecutive thread ids do on the device.
-  SmallVector<Value> ubs = {grid.z, grid.y, grid.x, block.z, block.y, block.x};
-  scf::LoopNest nest =
-      scf::buildLoopNest(rewriter, loc, SmallVector<Value>(6, zero), ubs,
-                         SmallVector<Value>(6, one));
-  auto iv = [&](unsigned i) { return nest.loops[i].getInductionVar(); };
-  SmallVector<Value, 3> blockIds = {iv(2), iv(1), iv(0)};
-  SmallVector<Value, 3> threadIds = {iv(5), iv(4), iv(3)};
+  // Blocks outermost, then threads.
+  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
+  SmallVector<Value, 3> threadIds =
+      buildIdLoops(rewriter, loc, block, zero, one);
   SmallVector<Value, 3> gridSize = {grid.x, grid.y, grid.z};
   SmallVector<Value, 3> blockSize = {block.x, block.y, block.z};
 
-  rewriter.setInsertionPoint(nest.loops.back().getBody()->getTerminator());
   auto region = scf::ExecuteRegionOp::create(rewriter, loc, TypeRange{});
 
   // The launch region's leading block arguments are, in order, the block

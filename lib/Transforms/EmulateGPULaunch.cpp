@@ -145,6 +145,26 @@ static Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp reduce,
   return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
+/// What an emulation reads off a launch before it replaces it: the grid
+/// and block sizes, and the constants its loops start and step with,
+/// created before the launch (where the rewriter is left).
+struct LaunchSizes {
+  LaunchSizes(RewriterBase &rewriter, gpu::LaunchOp launch)
+      : grid(launch.getGridSizeOperandValues()),
+        block(launch.getBlockSizeOperandValues()) {
+    rewriter.setInsertionPoint(launch);
+    zero = arith::ConstantIndexOp::create(rewriter, launch.getLoc(), 0);
+    one = arith::ConstantIndexOp::create(rewriter, launch.getLoc(), 1);
+    gridSize = {grid.x, grid.y, grid.z};
+    blockSize = {block.x, block.y, block.z};
+  }
+
+  gpu::KernelDim3 grid, block;
+  Value zero, one;
+  /// The sizes as x, y, z.
+  SmallVector<Value, 3> gridSize, blockSize;
+};
+
 /// Builds three nested loops over ids from 0 to `sizes`, z outermost so
 /// that x varies fastest, as consecutive ids do on the device. Returns the
 /// ids as x, y, z and leaves the insertion point in the innermost body.
@@ -167,13 +187,10 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
                                   gpu::LaunchOp launch) {
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(launch);
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  SmallVector<Value, 3> gridSize = {grid.x, grid.y, grid.z};
-  SmallVector<Value, 3> blockSize = {block.x, block.y, block.z};
+  LaunchSizes sizes(rewriter, launch);
+  const gpu::KernelDim3 &grid = sizes.grid, &block = sizes.block;
+  Value zero = sizes.zero, one = sizes.one;
+  ArrayRef<Value> gridSize = sizes.gridSize, blockSize = sizes.blockSize;
   SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
 
   Block &body = launch.getBody().front();
@@ -284,18 +301,13 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
     return emulateLaunchInPhases(rewriter, launch);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(launch);
-
-  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  LaunchSizes sizes(rewriter, launch);
   // Blocks outermost, then threads.
-  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
+  SmallVector<Value, 3> blockIds =
+      buildIdLoops(rewriter, loc, sizes.grid, sizes.zero, sizes.one);
   SmallVector<Value, 3> threadIds =
-      buildIdLoops(rewriter, loc, block, zero, one);
-  SmallVector<Value, 3> gridSize = {grid.x, grid.y, grid.z};
-  SmallVector<Value, 3> blockSize = {block.x, block.y, block.z};
+      buildIdLoops(rewriter, loc, sizes.block, sizes.zero, sizes.one);
+  ArrayRef<Value> gridSize = sizes.gridSize, blockSize = sizes.blockSize;
 
   auto region = scf::ExecuteRegionOp::create(rewriter, loc, TypeRange{});
 

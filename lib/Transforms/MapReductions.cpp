@@ -47,6 +47,32 @@ struct MapReductionsPass
 void MapReductionsPass::runOnOperation() {
   ModuleOp module = getOperation();
 
+  // Reductions over several dimensions, outermost or the reduction of a
+  // row, become 1-D ones first.
+  IRRewriter rewriter(&getContext());
+  SmallVector<scf::ParallelOp> multiDim;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop)
+      return WalkResult::advance();
+    if (!loop.getInitVals().empty() && loop.getNumLoops() > 1)
+      multiDim.push_back(loop);
+    if (loop.getInitVals().empty() && loop.getNumLoops() == 1)
+      for (auto inner : loop.getBody()->getOps<scf::ParallelOp>())
+        if (!inner.getInitVals().empty() && inner.getNumLoops() > 1)
+          multiDim.push_back(inner);
+    return WalkResult::skip();
+  });
+  for (scf::ParallelOp loop : multiDim) {
+    if (emitRemarks)
+      loop.emitRemark() << "reduces over " << loop.getNumLoops()
+                        << " dimensions: linearised into one, the last "
+                           "varying fastest";
+    linearizeReduction(rewriter, loop);
+  }
+
   // Outermost reductions outside kernels; decide all before changing any.
   SmallVector<std::pair<scf::ParallelOp, SmallVector<Reduction>>> work;
   SmallVector<RowReduction> rowWork;
@@ -104,7 +130,6 @@ void MapReductionsPass::runOnOperation() {
   if (asksHost && failed(verifyMaxResidentBlocksDecl(module)))
     return signalPassFailure();
 
-  IRRewriter rewriter(&getContext());
   MapReductionsPassOptions options;
   options.threadsPerBlock = threadsPerBlock;
   options.maxBlocks = maxBlocks;

@@ -109,11 +109,10 @@ classifyCombiner(Operation *op, Type type) {
 /// its results. Errors at the offending op otherwise; never changes the IR.
 FailureOr<SmallVector<Reduction>>
 reductions::analyzeReduction(scf::ParallelOp loop) {
+  // Reductions over several dimensions were linearised by the pass.
   if (loop.getNumLoops() != 1)
     return loop.emitOpError("reduces over ")
-           << loop.getNumLoops()
-           << " dimensions; threadbind-map-reductions maps 1-D reductions "
-              "so far";
+           << loop.getNumLoops() << " dimensions; linearise it first";
   if (failed(verifyMappableBody(loop)))
     return failure();
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());

@@ -169,6 +169,12 @@ constexpr int64_t kMaxWarpRow = 512;
 FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer);
 
 /// Replaces `row.outer` by one block (or warp) a row, as `options` say.
+/// Rewrites `loop`, a reduction over several dimensions, into a 1-D one
+/// over its iterations numbered in row-major order (the last dimension
+/// varying fastest), the induction variables recomputed from that number
+/// in the body. Replaces `loop` and returns the new loop.
+scf::ParallelOp linearizeReduction(RewriterBase &rewriter, scf::ParallelOp loop);
+
 void mapRowReduction(RewriterBase &rewriter, RowReduction &row,
                      const MapReductionsPassOptions &options);
 

@@ -2,26 +2,6 @@
 // module as it was.
 // RUN: threadbind-opt %s -threadbind-map-reductions -split-input-file -verify-diagnostics
 
-func.func @two_dims(%x: memref<?x?xf32>, %out: memref<1xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?x?xf32>
-  // expected-error @below {{'scf.parallel' op reduces over 2 dimensions; threadbind-map-reductions maps 1-D reductions so far}}
-  %s = scf.parallel (%i, %j) = (%c0, %c0) to (%n, %n) step (%c1, %c1) init (%zero) -> f32 {
-    %v = memref.load %x[%i, %j] : memref<?x?xf32>
-    scf.reduce(%v : f32) {
-    ^bb0(%a: f32, %b: f32):
-      %r = arith.addf %a, %b : f32
-      scf.reduce.return %r : f32
-    }
-  }
-  memref.store %s, %out[%c0] : memref<1xf32>
-  return
-}
-
-// -----
-
 func.func @region_f64(%x: memref<?xf64>, %out: memref<1xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

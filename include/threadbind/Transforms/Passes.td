@@ -101,9 +101,16 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
 }
 
 def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
-  let summary = "Map 1-D scf.parallel reductions to shuffles, block trees "
+  let summary = "Map scf.parallel reductions to shuffles, block trees "
                 "and a cross-block combine";
   let description = [{
+    A reduction over several dimensions (an outermost one, or the reduction
+    of a row below) is first rewritten into a 1-D one over its iterations
+    numbered in row-major order, the last dimension varying fastest so a
+    row-major walk stays coalesced; the induction variables are recomputed
+    from that number by unsigned division, from trip counts that are exact
+    for any bounds.
+
     An outermost 1-D `scf.parallel` with `scf.reduce`, outside any kernel,
     becomes two launches:
     - `threads-per-block` threads a block, as many blocks as the extent

@@ -92,7 +92,8 @@ static void emitPartialKernel(RewriterBase &rewriter, scf::ParallelOp loop,
 /// accumulator), combines the init values, and makes the host's stores of
 /// the results.
 static void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
-                            ArrayRef<Reduction> reductions, Value count,
+                            ArrayRef<Reduction> reductions,
+                            ArrayRef<Operation *> epilogue, Value count,
                             Value threads, ArrayRef<CrossBlock> scratch) {
   Location loc = loop.getLoc();
   Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
@@ -142,23 +143,23 @@ static void emitFinalKernel(RewriterBase &rewriter, scf::ParallelOp loop,
   }
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   auto nextSlotTotal = slotTotals.begin();
-  for (auto [reduction, cross, init] :
-       llvm::zip_equal(reductions, scratch, loop.getInitVals())) {
+  IRMapping results;
+  for (auto [reduction, cross, init, result] : llvm::zip_equal(
+           reductions, scratch, loop.getInitVals(), loop.getResults())) {
     Partial total =
         cross.atomic
             ? Partial{memref::LoadOp::create(rewriter, loc, cross.values, zero),
                       nullptr}
             : *nextSlotTotal++;
-    Value result = combineInit(rewriter, loc, reduction, init, total);
-    for (memref::StoreOp store : reduction.stores)
-      memref::StoreOp::create(rewriter, store.getLoc(), result,
-                              store.getMemRef(), store.getIndices());
+    results.map(result, combineInit(rewriter, loc, reduction, init, total));
   }
+  replayEpilogue(rewriter, loop, epilogue, results);
   rewriter.setInsertionPointAfter(launch);
 }
 
 void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
                                   MutableArrayRef<Reduction> reductions,
+                                  ArrayRef<Operation *> epilogue,
                                   const MapReductionsPassOptions &options) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
@@ -239,7 +240,8 @@ void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
   emitPartialKernel(rewriter, loop, reductions, grid, threads, scratch,
                     elements, options.vectorBytes);
   rewriter.setInsertionPoint(loop);
-  emitFinalKernel(rewriter, loop, reductions, grid, threads, scratch);
+  emitFinalKernel(rewriter, loop, reductions, epilogue, grid, threads,
+                  scratch);
   rewriter.setInsertionPoint(loop);
   for (Value allocation : allocations) {
     Value ready = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
@@ -249,8 +251,7 @@ void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
                       .getAsyncToken();
     gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
   }
-  for (Reduction &reduction : reductions)
-    for (memref::StoreOp store : reduction.stores)
-      rewriter.eraseOp(store);
+  for (Operation *op : llvm::reverse(epilogue))
+    rewriter.eraseOp(op);
   rewriter.eraseOp(loop);
 }

@@ -74,7 +74,12 @@ void MapReductionsPass::runOnOperation() {
   }
 
   // Outermost reductions outside kernels; decide all before changing any.
-  SmallVector<std::pair<scf::ParallelOp, SmallVector<Reduction>>> work;
+  struct FullReduction {
+    scf::ParallelOp loop;
+    SmallVector<Reduction> reductions;
+    SmallVector<Operation *> epilogue;
+  };
+  SmallVector<FullReduction> work;
   SmallVector<RowReduction> rowWork;
   bool anyFailed = false;
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -91,18 +96,20 @@ void MapReductionsPass::runOnOperation() {
         rowWork.push_back(std::move(**row));
       return WalkResult::skip();
     }
-    FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(loop);
+    SmallVector<Operation *> epilogue;
+    FailureOr<SmallVector<Reduction>> reductions =
+        analyzeReduction(loop, epilogue);
     if (failed(reductions))
       anyFailed = true;
     else
-      work.push_back({loop, std::move(*reductions)});
+      work.push_back({loop, std::move(*reductions), std::move(epilogue)});
     return WalkResult::skip();
   });
   if (anyFailed)
     return signalPassFailure();
   if (work.empty() && rowWork.empty())
     return;
-  Operation *first = !work.empty() ? work.front().first.getOperation()
+  Operation *first = !work.empty() ? work.front().loop.getOperation()
                                    : rowWork.front().outer.getOperation();
   if (unroll < 0 || unroll > 16) {
     first->emitOpError("cannot be mapped with unroll = ")
@@ -138,8 +145,9 @@ void MapReductionsPass::runOnOperation() {
   options.warpRows = warpRows;
   options.vectorBytes = vectorBytes;
   options.emitRemarks = emitRemarks;
-  for (auto &[loop, reductions] : work) {
-    mapFullReduction(rewriter, loop, reductions, options);
+  for (FullReduction &full : work) {
+    mapFullReduction(rewriter, full.loop, full.reductions, full.epilogue,
+                     options);
     ++numReductionsMapped;
   }
   for (RowReduction &row : rowWork) {

@@ -25,6 +25,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -108,7 +109,8 @@ classifyCombiner(Operation *op, Type type) {
 /// Checks that `loop` is a reduction this pass maps and describes each of
 /// its results. Errors at the offending op otherwise; never changes the IR.
 FailureOr<SmallVector<Reduction>>
-reductions::analyzeReduction(scf::ParallelOp loop) {
+reductions::analyzeReduction(scf::ParallelOp loop,
+                             SmallVectorImpl<Operation *> &epilogue) {
   // Reductions over several dimensions were linearised by the pass.
   if (loop.getNumLoops() != 1)
     return loop.emitOpError("reduces over ")
@@ -157,54 +159,109 @@ reductions::analyzeReduction(scf::ParallelOp loop) {
                   "minsi, maxui or minui of its two arguments on any type";
     }
 
-    Reduction reduction{&body, std::nullopt, nullptr, {}};
+    Reduction reduction{&body, std::nullopt, nullptr};
     if (kind) {
       reduction.kind = kind->first;
       reduction.identity = kind->second;
     }
-    // Every use of the result must be a store of it, after the loop in the
-    // same block, with nothing between that touches memory.
-    Value result = loop.getResult(index);
-    for (OpOperand &use : result.getUses()) {
-      auto store = dyn_cast<memref::StoreOp>(use.getOwner());
-      if (!store || use.getOperandNumber() != 0 ||
-          store->getBlock() != loop->getBlock())
-        return use.getOwner()->emitOpError(
-            "uses a reduction result; threadbind-map-reductions needs every "
-            "use to be a memref.store of it after the loop");
-      reduction.stores.push_back(store);
-    }
-    // Uses come newest first; the final kernel stores in program order.
-    llvm::sort(reduction.stores, [](memref::StoreOp a, memref::StoreOp b) {
-      return a->isBeforeInBlock(b);
-    });
     reductions.push_back(std::move(reduction));
   }
-  // The final kernel makes the stores where the loop was, so nothing
-  // between the loop and the last of them may read or write memory.
-  Operation *last = loop;
-  for (Reduction &reduction : reductions)
-    for (memref::StoreOp store : reduction.stores)
-      if (last->isBeforeInBlock(store))
-        last = store;
-  for (Operation *op = loop->getNextNode(); op && op != last;
-       op = op->getNextNode()) {
-    if (isa<memref::StoreOp>(op) && op->getOperand(0).getDefiningOp() == loop)
-      continue;
-    if (!isMemoryEffectFree(op))
-      return op->emitOpError("touches memory between a reduction and the "
-                             "store of its result, which the reduction's "
-                             "kernel makes");
-  }
-  for (Reduction &reduction : reductions)
-    for (memref::StoreOp store : reduction.stores)
-      for (Value operand : store->getOperands().drop_front())
-        if (Operation *def = operand.getDefiningOp();
-            def && def->getBlock() == loop->getBlock() &&
-            loop->isBeforeInBlock(def))
-          return store.emitOpError("stores a reduction result at a place "
-                                   "computed after the loop");
+  if (failed(collectEpilogue(loop, epilogue, /*report=*/true)))
+    return failure();
   return reductions;
+}
+
+/// Whether `value` is available where `loop` is: defined outside its block,
+/// or before it in the block.
+static bool isDefinedBefore(Value value, scf::ParallelOp loop) {
+  // A block argument is there throughout its block and the regions in it.
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return true;
+  return def->getBlock() != loop->getBlock() || def->isBeforeInBlock(loop);
+}
+
+LogicalResult
+reductions::collectEpilogue(scf::ParallelOp loop,
+                            SmallVectorImpl<Operation *> &epilogue,
+                            bool report) {
+  auto refuse = [&](Operation *op, const Twine &why) {
+    if (report)
+      op->emitOpError(why);
+    return failure();
+  };
+  // The uses of the results, and of what is computed from them, all in the
+  // loop's block after it.
+  Block *block = loop->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(loop.getResults());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() != block)
+        return refuse(user, "uses a reduction result in another block; "
+                            "threadbind-map-reductions moves the pure ops and "
+                            "stores that follow a reduction, in its block, "
+                            "into its kernel");
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (use.getOperandNumber() != 0)
+          return refuse(user, "stores at a place computed from a reduction "
+                              "result");
+        slice.insert(store);
+        continue;
+      }
+      if (!isPure(user) || user->getNumRegions() != 0)
+        return refuse(user, "uses a reduction result; threadbind-map-"
+                            "reductions moves the pure ops and memref.stores "
+                            "that follow a reduction into its kernel, and "
+                            "this is neither");
+      if (slice.insert(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  // Anything else they use must be there before the loop, or a constant
+  // the kernel can make again.
+  for (Operation *op : slice)
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (def == loop || (def && slice.contains(def)) ||
+          isDefinedBefore(operand, loop) ||
+          (def && def->hasTrait<OpTrait::ConstantLike>()))
+        continue;
+      return refuse(op, isa<memref::StoreOp>(op)
+                            ? "stores a reduction result at a place computed "
+                              "after the loop"
+                            : "combines a reduction result with a value "
+                              "computed after the loop");
+    }
+  epilogue.assign(slice.begin(), slice.end());
+  llvm::sort(epilogue,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  // The kernel does all of it where the loop was, so nothing between the
+  // loop and the last of it may read or write memory.
+  Operation *last = epilogue.empty() ? loop.getOperation() : epilogue.back();
+  for (Operation *op = loop->getNextNode(); op && op != last;
+       op = op->getNextNode())
+    if (!slice.contains(op) && !isMemoryEffectFree(op))
+      return refuse(op, "touches memory between a reduction and the use of "
+                        "its result, which the reduction's kernel makes");
+  return success();
+}
+
+void reductions::replayEpilogue(OpBuilder &builder, scf::ParallelOp loop,
+                                ArrayRef<Operation *> epilogue,
+                                IRMapping &mapping) {
+  for (Operation *op : epilogue) {
+    // Constants defined after the loop are made again inside.
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && !mapping.contains(operand) &&
+          def->hasTrait<OpTrait::ConstantLike>() &&
+          def->getBlock() == loop->getBlock() && loop->isBeforeInBlock(def))
+        mapping.map(operand, builder.clone(*def)->getResult(0));
+    builder.clone(*op, mapping);
+  }
 }
 
 /// `lhs` combined with `rhs` by a copy of `reduction`'s combiner.

@@ -47,8 +47,6 @@ struct Reduction {
   /// combiners only. Without it every partial result carries a flag saying
   /// whether it holds anything yet.
   TypedAttr identity;
-  /// The host's stores of the loop's result, which the final kernel makes.
-  SmallVector<memref::StoreOp> stores;
 
   Type getType() const { return combiner->getArgument(0).getType(); }
 };
@@ -62,8 +60,26 @@ struct Partial {
 };
 
 /// Checks that `loop` is a reduction this pass maps and describes each of
-/// its results. Errors at the offending op otherwise; never changes the IR.
-FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop);
+/// its results, and collects its epilogue (collectEpilogue). Errors at the
+/// offending op otherwise; never changes the IR.
+FailureOr<SmallVector<Reduction>>
+analyzeReduction(scf::ParallelOp loop, SmallVectorImpl<Operation *> &epilogue);
+
+/// What the host does with `loop`'s results, which the reduction's last
+/// kernel does instead: the pure ops computed from them (with values
+/// defined before the loop, or constants) and the memref.stores of those
+/// or of the results, after the loop in its block, in program order; no
+/// other op between the loop and the last of them touches memory. Fails,
+/// with an error at the offending use when `report`, on any other use.
+LogicalResult collectEpilogue(scf::ParallelOp loop,
+                              SmallVectorImpl<Operation *> &epilogue,
+                              bool report);
+
+/// Clones `loop`'s `epilogue` at `builder`'s insertion point through
+/// `mapping`, which maps the loop's results to the values that replace
+/// them; the constants it uses from after the loop are made again.
+void replayEpilogue(OpBuilder &builder, scf::ParallelOp loop,
+                    ArrayRef<Operation *> epilogue, IRMapping &mapping);
 
 /// `lhs` combined with `rhs` by a copy of `reduction`'s combiner.
 Value combine(OpBuilder &builder, const Reduction &reduction, Value lhs,
@@ -149,6 +165,7 @@ SmallVector<Partial> reduceBlockForLeader(RewriterBase &rewriter, Location loc,
 /// combines the blocks, as `options` say.
 void mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
                       MutableArrayRef<Reduction> reductions,
+                      ArrayRef<Operation *> epilogue,
                       const MapReductionsPassOptions &options);
 
 /// A parallel loop each of whose iterations reduces a row: its body is pure
@@ -157,6 +174,8 @@ struct RowReduction {
   scf::ParallelOp outer;
   scf::ParallelOp inner;
   SmallVector<Reduction> reductions;
+  /// The inner loop's epilogue, in the outer loop's body.
+  SmallVector<Operation *> epilogue;
 };
 
 /// The longest row a warp reduces alone: with 8 elements a lane an

@@ -44,8 +44,9 @@ reductions::matchRowReduction(scf::ParallelOp outer) {
   for (Operation &op : outer.getBody()->without_terminator()) {
     auto nested = dyn_cast<scf::ParallelOp>(op);
     if (!nested) {
-      // Before the reduction loop, pure operations; after it, its stores.
-      if (inner ? !isa<memref::StoreOp>(op) : !isPure(&op))
+      // Before the reduction loop, pure operations; after it, pure
+      // operations and stores, which must be its epilogue.
+      if (!isPure(&op) && !(inner && isa<memref::StoreOp>(op)))
         return std::optional<RowReduction>();
       continue;
     }
@@ -55,17 +56,21 @@ reductions::matchRowReduction(scf::ParallelOp outer) {
   }
   if (!inner)
     return std::optional<RowReduction>();
-  for (Operation &op : outer.getBody()->without_terminator())
-    if (auto store = dyn_cast<memref::StoreOp>(op);
-        store && store.getValueToStore().getDefiningOp() != inner)
+  // Every store after the reduction stores what is computed from it.
+  SmallVector<Operation *> epilogue;
+  if (failed(collectEpilogue(inner, epilogue, /*report=*/false)))
+    return std::optional<RowReduction>();
+  for (Operation *op = inner->getNextNode(); op; op = op->getNextNode())
+    if (isa<memref::StoreOp>(op) && !llvm::is_contained(epilogue, op))
       return std::optional<RowReduction>();
   if (failed(verifyMappableBody(outer)))
     return failure();
-  FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);
+  FailureOr<SmallVector<Reduction>> reductions =
+      analyzeReduction(inner, epilogue);
   if (failed(reductions))
     return failure();
-  return std::optional<RowReduction>(
-      RowReduction{outer, inner, std::move(*reductions)});
+  return std::optional<RowReduction>(RowReduction{
+      outer, inner, std::move(*reductions), std::move(epilogue)});
 }
 
 /// One block a row: block b takes iteration b of the outer loop, its
@@ -95,19 +100,11 @@ static void emitRowKernel(RewriterBase &rewriter, const RowReduction &row,
                 launch.getBlockSize().x, unroll, vectorBytes, mapping);
   SmallVector<Partial> totals =
       reduceBlockForLeader(rewriter, loc, launch, row.reductions, accs);
-  for (auto [reduction, init, total] :
-       llvm::zip_equal(row.reductions, inner.getInitVals(), totals)) {
-    Value result = combineInit(rewriter, loc, reduction,
-                               mapping.lookupOrDefault(init), total);
-    for (memref::StoreOp store : reduction.stores) {
-      SmallVector<Value> indices;
-      for (Value index : store.getIndices())
-        indices.push_back(mapping.lookupOrDefault(index));
-      memref::StoreOp::create(rewriter, store.getLoc(), result,
-                              mapping.lookupOrDefault(store.getMemRef()),
-                              indices);
-    }
-  }
+  for (auto [reduction, init, total, result] : llvm::zip_equal(
+           row.reductions, inner.getInitVals(), totals, inner.getResults()))
+    mapping.map(result, combineInit(rewriter, loc, reduction,
+                                    mapping.lookupOrDefault(init), total));
+  replayEpilogue(rewriter, inner, row.epilogue, mapping);
   guardOnPositive(rewriter, launch, rows);
 }
 

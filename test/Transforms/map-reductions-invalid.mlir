@@ -65,27 +65,6 @@ func.func @bf16(%x: memref<?xbf16>, %out: memref<1xbf16>) {
 
 // -----
 
-func.func @scalar_use(%x: memref<?xf32>, %out: memref<1xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?xf32>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f32 {
-    %v = memref.load %x[%i] : memref<?xf32>
-    scf.reduce(%v : f32) {
-    ^bb0(%a: f32, %b: f32):
-      %r = arith.addf %a, %b : f32
-      scf.reduce.return %r : f32
-    }
-  }
-  // expected-error @below {{'arith.mulf' op uses a reduction result; threadbind-map-reductions needs every use to be a memref.store of it after the loop}}
-  %d = arith.mulf %s, %s : f32
-  memref.store %d, %out[%c0] : memref<1xf32>
-  return
-}
-
-// -----
-
 func.func @in_between(%x: memref<?xf32>, %out: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -99,7 +78,7 @@ func.func @in_between(%x: memref<?xf32>, %out: memref<1xf32>) {
       scf.reduce.return %r : f32
     }
   }
-  // expected-error @below {{'memref.store' op touches memory between a reduction and the store of its result, which the reduction's kernel makes}}
+  // expected-error @below {{'memref.store' op touches memory between a reduction and the use of its result, which the reduction's kernel makes}}
   memref.store %zero, %x[%c0] : memref<?xf32>
   memref.store %s, %out[%c0] : memref<1xf32>
   return

@@ -104,10 +104,11 @@ func.func @sum(%x: memref<?xf32>, %out: memref<1xf32>) {
 // CHECK: gpu.all_reduce maximumf
 // CHECK: gpu.launch
 // CHECK: scf.if
+// The results first, then what the host did with them, in its order.
 // CHECK: %[[M:.*]] = arith.maxsi
+// CHECK: %[[F:.*]] = arith.maximumf
 // CHECK: memref.store %[[M]], %{{.*}}[%c0]
 // CHECK: memref.store %[[M]], %{{.*}}[%c1]
-// CHECK: %[[F:.*]] = arith.maximumf
 // CHECK: memref.store %[[F]]
 // CHECK-COUNT-2: gpu.dealloc async
 func.func @two(%x: memref<?xi32>, %y: memref<?xf32>, %out: memref<2xi32>,

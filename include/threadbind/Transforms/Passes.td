@@ -125,7 +125,11 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
       shared memory, never a divergent modulo pattern); thread 0 stores the
       block's result in a device scratch buffer (`gpu.alloc`);
     - one block folds those partial results the same way, combines the init
-      value exactly once, and makes the host's stores of the result.
+      value exactly once, and does what the host did with the results: the
+      pure ops computed from them (`arith.addf %init, %red` as upstream's
+      `-affine-parallelize` emits, a `math.sqrt`, a mean) and the stores of
+      those, which follow the loop in its block with nothing between that
+      touches memory.
     Blocks never race for the result, so floating-point results are the
     same from run to run. With `cross-block=atomic`, a combiner with a
     hardware atomic (integer add, and, or, xor, min and max; f32 and f64
@@ -135,10 +139,11 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     sums then depend on the order in which blocks finish.
 
     A 1-D `scf.parallel` without reductions whose body is pure operations,
-    one such reduction loop, and the stores of its results (row sums, row
-    maxima) becomes one launch with one block a row: the block's threads
+    one such reduction loop, and the pure ops and stores its results go to
+    (row sums, row maxima, a row's mean and norm) becomes one launch with one block a row: the block's threads
     fold a strided share of the row the same way, `gpu.all_reduce`
-    combines them, and thread 0 combines the init value and stores. The
+    combines them, and thread 0 combines the init value and does the rest.
+    The
     host launches it only when there is a row. Where the row's bounds do
     not depend on the row, the host also chooses by its length: rows of
     up to 512 elements get blocks of one warp (`warp-rows`), whose

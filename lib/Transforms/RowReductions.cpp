@@ -44,9 +44,14 @@ reductions::matchRowReduction(scf::ParallelOp outer) {
   for (Operation &op : outer.getBody()->without_terminator()) {
     auto nested = dyn_cast<scf::ParallelOp>(op);
     if (!nested) {
-      // Before the reduction loop, pure operations; after it, pure
-      // operations and stores, which must be its epilogue.
-      if (!isPure(&op) && !(inner && isa<memref::StoreOp>(op)))
+      // Before the reduction loop, pure operations and loads (each thread
+      // of the row's block makes them, before the all-reduce that comes
+      // before any store); after it, pure operations and stores, which
+      // must be its epilogue.
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      bool readsOnly = effects && op.getNumRegions() == 0 &&
+                       effects.onlyHasEffect<MemoryEffects::Read>();
+      if (!isPure(&op) && !(inner ? isa<memref::StoreOp>(op) : readsOnly))
         return std::optional<RowReduction>();
       continue;
     }

@@ -138,8 +138,9 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     then only reads it. Integer results are the same either way; float
     sums then depend on the order in which blocks finish.
 
-    A 1-D `scf.parallel` without reductions whose body is pure operations,
-    one such reduction loop, and the pure ops and stores its results go to
+    A 1-D `scf.parallel` without reductions whose body is pure operations
+    and loads, one such reduction loop, and the pure ops and stores its
+    results go to
     (row sums, row maxima, a row's mean and norm) becomes one launch with one block a row: the block's threads
     fold a strided share of the row the same way, `gpu.all_reduce`
     combines them, and thread 0 combines the init value and does the rest.

@@ -9,7 +9,9 @@
 // - the norm of a vector, sqrt(sum of squares), as PolyBench gramschmidt
 //   takes it;
 // - a mean and a range from three results (sum, max, min) combined;
-// - per row, the mean and the norm of the row, both stored.
+// - per row, the mean and the norm of the row, both stored;
+// - per row, a sum of the row less a value loaded before the reduction
+//   (as softmax loads the row's maximum), still mapped a row to a block.
 // Values are small integers, so every sum is exact in any order.
 // REQUIRES: mlir-runner
 // RUN: threadbind-opt %s %lower_to_cpu | %run_cpu > %t.ref
@@ -32,7 +34,11 @@
 // MAPPED-NOT: scf.parallel
 // MAPPED-LABEL: func.func @row_stats
 // MAPPED-NOT: scf.parallel
+// MAPPED-LABEL: func.func @row_centered
+// MAPPED-NOT: scf.parallel
 // MAPPED-LABEL: func.func @check
+// RUN: threadbind-opt %s -threadbind-map-reductions=remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// REMARK-COUNT-2: remark: row reduction mapped
 
 // n = 0: the inits alone (0.5; sqrt(0) = 0; mean of nothing is 0/0, which
 // prints as nan, and the range is max - min of the inits, -1000 - 1000).
@@ -141,6 +147,29 @@ func.func @row_stats(%m: memref<?x?xf32>, %mean: memref<?xf32>, %norm: memref<?x
   return
 }
 
+// out[i] = sum over j of (m[i, j] - mu[i])
+func.func @row_centered(%m: memref<?x?xf32>, %mu: memref<?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.dim %m, %c0 : memref<?x?xf32>
+  %c = memref.dim %m, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%r) step (%c1) {
+    %center = memref.load %mu[%i] : memref<?xf32>
+    %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
+      %v = memref.load %m[%i, %j] : memref<?x?xf32>
+      %d = arith.subf %v, %center : f32
+      scf.reduce(%d : f32) {
+      ^bb0(%a: f32, %b: f32):
+        %t = arith.addf %a, %b : f32
+        scf.reduce.return %t : f32
+      }
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
 func.func @check(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -183,12 +212,16 @@ func.func @check(%n: index) {
   %means = memref.alloc(%rows) : memref<?xf32>
   %norms = memref.alloc(%rows) : memref<?xf32>
   call @row_stats(%dyn, %means, %norms) : (memref<?x?xf32>, memref<?xf32>, memref<?xf32>) -> ()
+  %centered = memref.alloc(%rows) : memref<?xf32>
+  call @row_centered(%dyn, %means, %centered) : (memref<?x?xf32>, memref<?xf32>, memref<?xf32>) -> ()
   %zero = arith.constant 0.0 : f32
   %tot = scf.for %i = %c0 to %rows step %c1 iter_args(%acc = %zero) -> f32 {
     %a = memref.load %means[%i] : memref<?xf32>
     %b = memref.load %norms[%i] : memref<?xf32>
+    %d = memref.load %centered[%i] : memref<?xf32>
     %ab = arith.addf %a, %b : f32
-    %t = arith.addf %acc, %ab : f32
+    %abd = arith.addf %ab, %d : f32
+    %t = arith.addf %acc, %abd : f32
     scf.yield %t : f32
   }
   %r1 = memref.load %o1[%c0] : memref<1xf32>
@@ -208,6 +241,7 @@ func.func @check(%n: index) {
   memref.dealloc %mat : memref<?x3xf32>
   memref.dealloc %means : memref<?xf32>
   memref.dealloc %norms : memref<?xf32>
+  memref.dealloc %centered : memref<?xf32>
   return
 }
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The multi-dimensional reductions on the GPU, each checked against its CPU
+# Staged by hand: a folder with bin/threadbind-run, lib/libThreadBindRuntime.so and
+# the bundle of the test's kernels (without its CPU driver), then run there.
 # reference under compute-sanitizer memcheck.
 cd "$(dirname "$0")"
 fails=0

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reductions whose results feed pure ops (epilogues) and rows that load
-# Staged by hand: a folder with bin/threadbind-run, lib/libThreadBindRuntime.so and
-# the bundle of the test's kernels (without its CPU driver), then run there.
 # before their reduction, on the GPU: each entry checked against its CPU
 # reference under compute-sanitizer memcheck.
+# Staged by hand: a folder with bin/threadbind-run, lib/libThreadBindRuntime.so and
+# the bundle of the test's kernels (without its CPU driver), then run there.
 cd "$(dirname "$0")"
 fails=0
 check() { # check ENTRY SIZE [threadbind-run options]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The multi-dimensional reductions on the GPU, each checked against its CPU
+# reference under compute-sanitizer memcheck.
 # Staged by hand: a folder with bin/threadbind-run, lib/libThreadBindRuntime.so and
 # the bundle of the test's kernels (without its CPU driver), then run there.
-# reference under compute-sanitizer memcheck.
 cd "$(dirname "$0")"
 fails=0
 for size in 1,1 5,31 7,33 1000,1000 4096,4099 3,1000003; do

@@ -40,6 +40,9 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   // affine.parallel becomes scf.parallel; affine.load/store become memref
   // accesses whose indices the access analysis still follows.
   pm.addPass(createLowerAffinePass());
+  // Helpers called from loop bodies: a kernel cannot call the host. After
+  // lowering affine, whose regions take no inlined calls.
+  pm.addPass(createInlineLoopCallsPass());
   // Merges perfectly nested scf.parallel loops with invariant inner bounds.
   // Upstream's folding of trivial dimensions would inline a loop that runs
   // once into the host function; ThreadBind's own keeps it a loop.

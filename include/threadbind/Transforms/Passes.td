@@ -252,6 +252,26 @@ def StripInternalMarksPass : Pass<"threadbind-strip-internal-marks"> {
   ];
 }
 
+def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
+  let summary = "Inline the functions that parallel loops call";
+  let description = [{
+    A kernel cannot call a function of the host program, so the mapping
+    refuses a loop whose body calls one. This pass replaces each call in
+    the body of an `scf.parallel`, `scf.forall` or `affine.parallel`
+    outside any kernel by the body of the `func.func` it calls, again for
+    the calls that brings in, up to 16 levels. A function stays for its
+    other callers. A call stays where the callee is a declaration (a host
+    or library function), calls itself, or has a body the loop's region
+    cannot take (several blocks); the mapping then names it. The affine
+    dialect takes no inlined calls into an `affine.parallel`, so the
+    pipelines run this after `-lower-affine`.
+  }];
+  let statistics = [
+    Statistic<"numCallsInlined", "calls-inlined",
+              "Number of calls in parallel loops replaced by their callee">
+  ];
+}
+
 def FoldTrivialParallelDimsPass
     : Pass<"threadbind-fold-trivial-parallel-dims"> {
   let summary = "Drop scf.parallel dimensions that run once, and loops "

@@ -1,0 +1,95 @@
+//===- InlineLoopCalls.cpp - Inline the functions loop bodies call --------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Front ends and people factor loop bodies into helper functions. A kernel
+// cannot call back into the host program, so such a call is inlined before
+// mapping; upstream's inliner does the work, the pass only chooses the
+// calls (those in parallel loops, not the host code around them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "threadbind/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Transforms/Inliner.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+namespace mlir::threadbind {
+#define GEN_PASS_DEF_INLINELOOPCALLSPASS
+#include "threadbind/Transforms/Passes.h.inc"
+} // namespace mlir::threadbind
+
+using namespace mlir;
+using namespace mlir::threadbind;
+
+/// Calls inlined into calls inlined, at most.
+static constexpr int kMaxDepth = 16;
+
+/// Whether `op` is in the body of a parallel loop that the mapping binds.
+static bool isInParallelLoop(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(parent))
+      return true;
+  return false;
+}
+
+/// Whether `callee` calls itself directly.
+static bool callsItself(CallableOpInterface callee,
+                        SymbolTableCollection &symbols) {
+  WalkResult result = callee->walk([&](CallOpInterface call) {
+    return call.resolveCallableInTable(&symbols) == callee.getOperation()
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+namespace {
+struct InlineLoopCallsPass
+    : threadbind::impl::InlineLoopCallsPassBase<InlineLoopCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbols;
+    InlinerInterface interface(&getContext());
+    InlinerConfig config;
+    for (int depth = 0; depth < kMaxDepth; ++depth) {
+      SmallVector<CallOpInterface> calls;
+      module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+          return WalkResult::skip();
+        if (auto call = dyn_cast<CallOpInterface>(op);
+            call && isInParallelLoop(op))
+          calls.push_back(call);
+        return WalkResult::advance();
+      });
+      bool inlined = false;
+      for (CallOpInterface call : calls) {
+        auto callee = dyn_cast_or_null<CallableOpInterface>(
+            call.resolveCallableInTable(&symbols));
+        if (!callee || !callee.getCallableRegion() ||
+            callee.getCallableRegion()->empty() ||
+            callsItself(callee, symbols))
+          continue;
+        if (failed(inlineCall(interface, config.getCloneCallback(), call,
+                              callee, callee.getCallableRegion(),
+                              /*shouldCloneInlinedRegion=*/true)))
+          continue;
+        call->erase();
+        ++numCallsInlined;
+        inlined = true;
+      }
+      if (!inlined)
+        return;
+    }
+  }
+};
+} // namespace

@@ -44,6 +44,21 @@ struct MapReductionsPass
 
 } // namespace
 
+/// Calls `fn` on every scf.parallel of `module` that no other one and no
+/// kernel encloses.
+static void forEachOutermostLoop(ModuleOp module,
+                                 function_ref<void(scf::ParallelOp)> fn) {
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    auto loop = dyn_cast<scf::ParallelOp>(op);
+    if (!loop)
+      return WalkResult::advance();
+    fn(loop);
+    return WalkResult::skip();
+  });
+}
+
 void MapReductionsPass::runOnOperation() {
   ModuleOp module = getOperation();
 
@@ -51,19 +66,13 @@ void MapReductionsPass::runOnOperation() {
   // row, become 1-D ones first.
   IRRewriter rewriter(&getContext());
   SmallVector<scf::ParallelOp> multiDim;
-  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto loop = dyn_cast<scf::ParallelOp>(op);
-    if (!loop)
-      return WalkResult::advance();
+  forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
     if (!loop.getInitVals().empty() && loop.getNumLoops() > 1)
       multiDim.push_back(loop);
     if (loop.getInitVals().empty() && loop.getNumLoops() == 1)
       for (auto inner : loop.getBody()->getOps<scf::ParallelOp>())
         if (!inner.getInitVals().empty() && inner.getNumLoops() > 1)
           multiDim.push_back(inner);
-    return WalkResult::skip();
   });
   for (scf::ParallelOp loop : multiDim) {
     if (emitRemarks)
@@ -73,7 +82,7 @@ void MapReductionsPass::runOnOperation() {
     linearizeReduction(rewriter, loop);
   }
 
-  // Outermost reductions outside kernels; decide all before changing any.
+  // Outermost reductions outside kernels; decide all before mapping any.
   struct FullReduction {
     scf::ParallelOp loop;
     SmallVector<Reduction> reductions;
@@ -82,19 +91,14 @@ void MapReductionsPass::runOnOperation() {
   SmallVector<FullReduction> work;
   SmallVector<RowReduction> rowWork;
   bool anyFailed = false;
-  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    auto loop = dyn_cast<scf::ParallelOp>(op);
-    if (!loop)
-      return WalkResult::advance();
+  forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
     if (loop.getInitVals().empty()) {
       FailureOr<std::optional<RowReduction>> row = matchRowReduction(loop);
       if (failed(row))
         anyFailed = true;
       else if (*row)
         rowWork.push_back(std::move(**row));
-      return WalkResult::skip();
+      return;
     }
     SmallVector<Operation *> epilogue;
     FailureOr<SmallVector<Reduction>> reductions =
@@ -103,7 +107,6 @@ void MapReductionsPass::runOnOperation() {
       anyFailed = true;
     else
       work.push_back({loop, std::move(*reductions), std::move(epilogue)});
-    return WalkResult::skip();
   });
   if (anyFailed)
     return signalPassFailure();

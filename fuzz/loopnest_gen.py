@@ -397,7 +397,15 @@ class Case:
               ("min", True): "minimumf", ("add", False): "addi",
               ("max", False): "maxsi", ("min", False): "minsi"}[
                   (combiner, is_float(t))]
-        shape = [m, n] if rows else [n]
+        # A full reduction over two dimensions (linearised by the mapping),
+        # and an epilogue: the result combined with a constant made after
+        # the loop and with a scalar argument before it is stored.
+        full2d = not rows and rng.random() < 0.3
+        epilogue = rng.random() < 0.4
+        if full2d:
+            m = rng.randint(0, 40)
+            n = rng.randint(0, 200)
+        shape = [m, n] if rows or full2d else [n]
         mt = lambda s: "memref<" + "x".join("?" for _ in s) + f"x{t}>"
         outshape = [m] if rows else [1]
         self.dims = 1
@@ -409,20 +417,32 @@ class Case:
         self.emit(f"    %lb = arith.constant {lb} : index")
         self.emit(f"    %st = arith.constant {step} : index")
         init = self.const(t, rng.randint(-5, 5))
-        last = 1 if rows else 0
+        last = 1 if rows or full2d else 0
         self.emit(f"    %n = memref.dim %in0, %c{last} : {mt(shape)}")
-        if rows:
+        if rows or full2d:
             self.emit(f"    %m = memref.dim %in0, %c0 : {mt(shape)}")
+        if rows:
             self.emit("    scf.parallel (%r) = (%c0) to (%m) step (%c1) {")
-        self.emit(f"    %red = scf.parallel (%i) = (%lb) to (%n) step (%st) "
-                  f"init ({init}) -> {t} {{")
-        idx = "%r, %i" if rows else "%i"
+        if full2d:
+            self.emit(f"    %red = scf.parallel (%r, %i) = (%c0, %lb) to "
+                      f"(%m, %n) step (%c1, %st) init ({init}) -> {t} {{")
+        else:
+            self.emit(f"    %red = scf.parallel (%i) = (%lb) to (%n) step "
+                      f"(%st) init ({init}) -> {t} {{")
+        idx = "%r, %i" if rows or full2d else "%i"
         self.emit(f"      %x = memref.load %in0[{idx}] : {mt(shape)}")
         value = self.binary(t, "%x", "%s")
         self.emit_reduce(t, value, op, indent=6)
         self.emit("    }")
+        stored = "%red"
+        if epilogue:
+            add = "addf" if is_float(t) else "addi"
+            k = self.const(t, rng.randint(-3, 3))
+            self.emit(f"    %e0 = arith.{add} %red, {k} : {t}")
+            self.emit(f"    %e1 = arith.{add} %e0, %s : {t}")
+            stored = "%e1"
         where = "%r" if rows else "%c0"
-        self.emit(f"    memref.store %red, %out[{where}] : "
+        self.emit(f"    memref.store {stored}, %out[{where}] : "
                   f"memref<{'?' if rows else '1'}x{t}>")
         if rows:
             self.emit("    scf.reduce")

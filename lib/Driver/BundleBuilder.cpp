@@ -69,6 +69,8 @@ static std::optional<int> elementTypeOf(Type type) {
     return THREADBIND_INDEX;
   if (auto integer = dyn_cast<IntegerType>(type)) {
     switch (integer.getWidth()) {
+    case 1:
+      return THREADBIND_I1;
     case 8:
       return THREADBIND_I8;
     case 16:
@@ -184,7 +186,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
         func.emitOpError("cannot be a bundle entry: argument ")
             << arg.getArgNumber() << " has type " << arg.getType()
             << "; supported are memrefs and scalars of f16, bf16, f32, f64, "
-               "i8, i16, i32, i64 and index";
+               "i1, i8, i16, i32, i64 and index";
         ok = false;
         continue;
       }

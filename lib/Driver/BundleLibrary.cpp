@@ -65,9 +65,16 @@ addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
   for (auto [i, param] : llvm::enumerate(callee->args())) {
     llvm::Value *slot = b.CreateConstGEP1_64(ptrTy, wrapper->getArg(0), i);
     llvm::Value *pointer = b.CreateLoad(ptrTy, slot);
-    args.push_back(param.getType()->isPointerTy()
-                       ? pointer
-                       : b.CreateLoad(param.getType(), pointer));
+    llvm::Type *paramType = param.getType();
+    if (paramType->isPointerTy()) {
+      args.push_back(pointer);
+    } else if (paramType->isIntegerTy(1)) {
+      // An i1 is a byte in memory; any value but 0 is true.
+      args.push_back(b.CreateIsNotNull(
+          b.CreateLoad(llvm::Type::getInt8Ty(context), pointer)));
+    } else {
+      args.push_back(b.CreateLoad(paramType, pointer));
+    }
   }
   b.CreateCall(callee, args);
   b.CreateRetVoid();

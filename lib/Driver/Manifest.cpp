@@ -263,6 +263,8 @@ static StringRef elementTypeName(int code) {
     return "i64";
   case THREADBIND_INDEX:
     return "index";
+  case THREADBIND_I1:
+    return "i1";
   }
   return "unknown";
 }

@@ -102,6 +102,7 @@ size_t threadbind::elementBytes(int type) {
   case THREADBIND_I32:
     return 4;
   case THREADBIND_I8:
+  case THREADBIND_I1:
     return 1;
   default:
     return 8;
@@ -110,8 +111,8 @@ size_t threadbind::elementBytes(int type) {
 
 const char *threadbind::elementName(int type) {
   static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
-                                      "i16", "i32", "i64", "index"};
-  return type >= 0 && type <= 8 ? names[type] : "?";
+                                      "i16", "i32", "i64", "index", "i1"};
+  return type >= 0 && type <= THREADBIND_I1 ? names[type] : "?";
 }
 
 bool threadbind::isFloat(int type) { return type <= THREADBIND_F64; }
@@ -129,6 +130,8 @@ template <typename T> static void storeAs(char *p, T v) {
 int64_t threadbind::loadInteger(const char *data, int type, size_t i) {
   const char *p = data + i * elementBytes(type);
   switch (type) {
+  case THREADBIND_I1:
+    return loadAs<uint8_t>(p) & 1;
   case THREADBIND_I8:
     return loadAs<int8_t>(p);
   case THREADBIND_I16:
@@ -167,6 +170,8 @@ void threadbind::store(char *data, int type, size_t i, double value) {
     return storeAs(p, static_cast<float>(value));
   case THREADBIND_F64:
     return storeAs(p, value);
+  case THREADBIND_I1:
+    return storeAs(p, static_cast<uint8_t>(value != 0));
   case THREADBIND_I8:
     return storeAs(p, static_cast<int8_t>(value));
   case THREADBIND_I16:
@@ -252,6 +257,12 @@ std::string threadbind::parseScalar(const std::string &text, int type,
   long long value = std::strtoll(begin, &end, 10);
   if (text.empty() || *end)
     return "'" + text + "' is not an integer";
+  if (type == THREADBIND_I1) {
+    if (value != 0 && value != 1)
+      return text + " does not fit in i1 (0 or 1)";
+    storeAs(bytes, static_cast<uint8_t>(value));
+    return "";
+  }
   unsigned bits = 8 * elementBytes(type);
   long long max = bits == 64 ? std::numeric_limits<long long>::max()
                              : (1ll << (bits - 1)) - 1;
@@ -309,7 +320,7 @@ std::string threadbind::readNpy(const std::string &path, HostMemRef &memref) {
               : descr.substr(quote + 1, descr.find('\'', quote + 1) - quote - 1);
   static const std::pair<const char *, int> kDtypes[] = {
       {"<f2", THREADBIND_F16}, {"<f4", THREADBIND_F32},
-      {"<f8", THREADBIND_F64}, {"|i1", THREADBIND_I8},
+      {"<f8", THREADBIND_F64}, {"|i1", THREADBIND_I8}, {"|b1", THREADBIND_I1},
       {"<i2", THREADBIND_I16}, {"<i4", THREADBIND_I32},
       {"<i8", THREADBIND_I64}};
   int type = -1;
@@ -353,8 +364,9 @@ void HostMemRef::fillRandom(Random &random) {
   size_t n = elements();
   for (size_t k = 0; k < n; ++k)
     store(data.data(), elementType, k,
-          isFloat(elementType)
-              ? random.symmetric()
+          isFloat(elementType) ? random.symmetric()
+          : elementType == THREADBIND_I1
+              ? static_cast<double>(random.integer(0, 1))
               : static_cast<double>(random.integer(-100, 100)));
 }
 

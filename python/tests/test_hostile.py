@@ -181,3 +181,34 @@ def test_sizes_that_disagree_raise_before_the_call():
     entry.reference(x, y)  # a longer one is fine
     assert list(y) == [2] * 10 + [1] * 2
     entry.reference(np.ones(0, dtype=np.int32), np.ones(0, dtype=np.int32))
+
+
+def test_i1_scalars_and_masks(tmp_path):
+    """i1 arguments: a scalar takes a bool, 0 or 1, nothing else, and an
+    i1 memref takes a NumPy bool array."""
+    source = tmp_path / "masked.mlir"
+    source.write_text("""
+func.func @masked(%a: memref<?xf32>, %mask: memref<?xi1>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %hundred = arith.constant 100.0 : f32
+  %n = memref.dim %a, %c0 : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %m = memref.load %mask[%i] : memref<?xi1>
+    %take = arith.xori %m, %flag : i1
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = arith.select %take, %hundred, %x : f32
+    memref.store %y, %a[%i] : memref<?xf32>
+  }
+  return
+}
+""")
+    entry = threadbind.compile(source).load().masked
+    mask = np.array([True, False, False, True, False])
+    for flag in (False, True, 0, 1):
+        a = np.arange(5, dtype=np.float32)
+        entry.reference(a, mask, flag)
+        expected = np.where(mask ^ bool(flag), 100, np.arange(5))
+        np.testing.assert_array_equal(a, expected)
+    with pytest.raises(TypeError, match="is not an i1"):
+        entry.reference(np.zeros(5, np.float32), mask, 2)

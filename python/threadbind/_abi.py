@@ -20,6 +20,7 @@ class ElementType(enum.IntEnum):
     I32 = 6
     I64 = 7
     INDEX = 8
+    I1 = 9
 
 
 class Access(enum.IntFlag):

@@ -55,6 +55,7 @@ _TYPES = {
     ElementType.I32: ("i32", np.dtype(np.int32), ctypes.c_int32),
     ElementType.I64: ("i64", np.dtype(np.int64), ctypes.c_int64),
     ElementType.INDEX: ("index", np.dtype(np.int64), ctypes.c_int64),
+    ElementType.I1: ("i1", np.dtype(np.bool_), ctypes.c_bool),
 }
 
 
@@ -162,6 +163,13 @@ class Entry:
         if ctype is None:
             raise TypeError(f"{self._where(i)}: {name} scalars cannot be "
                             "passed from Python")
+        if dtype.kind == "b":
+            # An i1: a bool, or the integers 0 and 1.
+            if isinstance(value, (bool, np.bool_)) or (
+                    isinstance(value, (int, np.integer)) and value in (0, 1)):
+                return ctype(bool(value))
+            raise TypeError(f"{self._where(i)}: {value!r} is not an i1 "
+                            "(a bool, 0 or 1)")
         if dtype.kind == "i":
             # ctypes would wrap a value that does not fit (300 into i8 is
             # 44): refuse it, and anything that is not an integer.

@@ -36,7 +36,8 @@ enum ThreadBindElementType {
   THREADBIND_I16 = 5,
   THREADBIND_I32 = 6,
   THREADBIND_I64 = 7,
-  THREADBIND_INDEX = 8 /* 64-bit */
+  THREADBIND_INDEX = 8, /* 64-bit */
+  THREADBIND_I1 = 9     /* one byte, 0 or 1 */
 };
 
 /* Which way a memref argument's data moves, from the function's loads and

@@ -101,9 +101,9 @@ void MapReductionsPass::runOnOperation() {
       return;
     }
     SmallVector<Operation *> epilogue;
-    FailureOr<SmallVector<Reduction>> reductions =
-        analyzeReduction(loop, epilogue);
-    if (failed(reductions))
+    FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(loop);
+    if (failed(reductions) ||
+        failed(collectEpilogue(loop, epilogue, /*report=*/true)))
       anyFailed = true;
     else
       work.push_back({loop, std::move(*reductions), std::move(epilogue)});

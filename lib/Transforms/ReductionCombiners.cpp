@@ -109,8 +109,7 @@ classifyCombiner(Operation *op, Type type) {
 /// Checks that `loop` is a reduction this pass maps and describes each of
 /// its results. Errors at the offending op otherwise; never changes the IR.
 FailureOr<SmallVector<Reduction>>
-reductions::analyzeReduction(scf::ParallelOp loop,
-                             SmallVectorImpl<Operation *> &epilogue) {
+reductions::analyzeReduction(scf::ParallelOp loop) {
   // Reductions over several dimensions were linearised by the pass.
   if (loop.getNumLoops() != 1)
     return loop.emitOpError("reduces over ")
@@ -166,8 +165,6 @@ reductions::analyzeReduction(scf::ParallelOp loop,
     }
     reductions.push_back(std::move(reduction));
   }
-  if (failed(collectEpilogue(loop, epilogue, /*report=*/true)))
-    return failure();
   return reductions;
 }
 

@@ -60,10 +60,9 @@ struct Partial {
 };
 
 /// Checks that `loop` is a reduction this pass maps and describes each of
-/// its results, and collects its epilogue (collectEpilogue). Errors at the
+/// its results; what is done with them is collectEpilogue's. Errors at the
 /// offending op otherwise; never changes the IR.
-FailureOr<SmallVector<Reduction>>
-analyzeReduction(scf::ParallelOp loop, SmallVectorImpl<Operation *> &epilogue);
+FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop);
 
 /// What the host does with `loop`'s results, which the reduction's last
 /// kernel does instead: the pure ops computed from them (with values

@@ -70,8 +70,7 @@ reductions::matchRowReduction(scf::ParallelOp outer) {
       return std::optional<RowReduction>();
   if (failed(verifyMappableBody(outer)))
     return failure();
-  FailureOr<SmallVector<Reduction>> reductions =
-      analyzeReduction(inner, epilogue);
+  FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);
   if (failed(reductions))
     return failure();
   return std::optional<RowReduction>(RowReduction{

@@ -42,16 +42,44 @@ static bool isInParallelLoop(Operation *op) {
   return false;
 }
 
-/// Whether `callee` calls itself directly.
-static bool callsItself(CallableOpInterface callee,
-                        SymbolTableCollection &symbols) {
-  WalkResult result = callee->walk([&](CallOpInterface call) {
-    return call.resolveCallableInTable(&symbols) == callee.getOperation()
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
+/// Which functions can reach themselves through their calls: inlining one
+/// would bring a call to it back in at every level.
+class RecursionFinder {
+public:
+  explicit RecursionFinder(SymbolTableCollection &symbols)
+      : symbols(symbols) {}
+
+  bool isRecursive(Operation *callee) {
+    auto [it, inserted] = recursive.try_emplace(callee, false);
+    if (inserted)
+      it->second = reaches(callee, callee);
+    return it->second;
+  }
+
+private:
+  /// Whether a call in `from`, or in what it calls, calls `target`.
+  bool reaches(Operation *from, Operation *target) {
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    SmallVector<Operation *> work = {from};
+    while (!work.empty()) {
+      Operation *function = work.pop_back_val();
+      WalkResult result = function->walk([&](CallOpInterface call) {
+        Operation *next = call.resolveCallableInTable(&symbols);
+        if (next == target)
+          return WalkResult::interrupt();
+        if (next && seen.insert(next).second)
+          work.push_back(next);
+        return WalkResult::advance();
+      });
+      if (result.wasInterrupted())
+        return true;
+    }
+    return false;
+  }
+
+  SymbolTableCollection &symbols;
+  DenseMap<Operation *, bool> recursive;
+};
 
 namespace {
 struct InlineLoopCallsPass
@@ -59,6 +87,7 @@ struct InlineLoopCallsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
+    RecursionFinder recursion(symbols);
     InlinerInterface interface(&getContext());
     InlinerConfig config;
     for (int depth = 0; depth < kMaxDepth; ++depth) {
@@ -77,7 +106,7 @@ struct InlineLoopCallsPass
             call.resolveCallableInTable(&symbols));
         if (!callee || !callee.getCallableRegion() ||
             callee.getCallableRegion()->empty() ||
-            callsItself(callee, symbols))
+            recursion.isRecursive(callee))
           continue;
         if (failed(inlineCall(interface, config.getCloneCallback(), call,
                               callee, callee.getCallableRegion(),

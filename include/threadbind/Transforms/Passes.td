@@ -261,7 +261,8 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
     outside any kernel by the body of the `func.func` it calls, again for
     the calls that brings in, up to 16 levels. A function stays for its
     other callers. A call stays where the callee is a declaration (a host
-    or library function), calls itself, or has a body the loop's region
+    or library function), can call itself (directly or through other
+    functions), or has a body the loop's region
     cannot take (several blocks); the mapping then names it. The affine
     dialect takes no inlined calls into an `affine.parallel`, so the
     pipelines run this after `-lower-affine`.

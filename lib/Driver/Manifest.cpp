@@ -244,29 +244,8 @@ static llvm::json::Value jsonExpr(StringRef expr) {
 }
 
 static StringRef elementTypeName(int code) {
-  switch (static_cast<ThreadBindElementType>(code)) {
-  case THREADBIND_F16:
-    return "f16";
-  case THREADBIND_BF16:
-    return "bf16";
-  case THREADBIND_F32:
-    return "f32";
-  case THREADBIND_F64:
-    return "f64";
-  case THREADBIND_I8:
-    return "i8";
-  case THREADBIND_I16:
-    return "i16";
-  case THREADBIND_I32:
-    return "i32";
-  case THREADBIND_I64:
-    return "i64";
-  case THREADBIND_INDEX:
-    return "index";
-  case THREADBIND_I1:
-    return "i1";
-  }
-  return "unknown";
+  const char *name = threadbind_element_type_name(code);
+  return name ? name : "unknown";
 }
 
 static StringRef accessName(int access) {

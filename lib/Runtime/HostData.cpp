@@ -110,9 +110,8 @@ size_t threadbind::elementBytes(int type) {
 }
 
 const char *threadbind::elementName(int type) {
-  static const char *const names[] = {"f16", "bf16", "f32", "f64", "i8",
-                                      "i16", "i32", "i64", "index", "i1"};
-  return type >= 0 && type <= THREADBIND_I1 ? names[type] : "?";
+  const char *name = threadbind_element_type_name(type);
+  return name ? name : "?";
 }
 
 bool threadbind::isFloat(int type) { return type <= THREADBIND_F64; }

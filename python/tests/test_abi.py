@@ -56,6 +56,9 @@ def c_layout(tmp_path_factory):
         for name in enum.__members__:
             constant = prefix + name
             lines.append(f'  printf("= {constant} %d\\n", (int){constant});')
+    for member in _abi.ElementType:
+        lines.append(f'  printf("name {member.value} %s\\n", '
+                     f"threadbind_element_type_name({member.value}));")
     lines += ["  return 0;", "}"]
     folder = tmp_path_factory.mktemp("abi")
     source, binary = folder / "layout.c", folder / "layout"
@@ -68,6 +71,8 @@ def c_layout(tmp_path_factory):
         words = line.split()
         if words[0] == "=":
             constants[words[1]] = int(words[2])
+        elif words[0] == "name":
+            constants[("name", int(words[1]))] = words[2]
         else:
             field = None if words[1] == "-" else words[1]
             fields[(words[0], field)] = (int(words[2]), int(words[3]))
@@ -102,3 +107,10 @@ def test_every_header_constant_is_mirrored(enum):
     declared = set(re.findall(r"\b(THREADBIND_\w+)\s*=", body.group(1)))
     assert declared == {prefix + name for name in enum.__members__}
 
+
+def test_element_type_names_match_the_header(c_layout):
+    """Python names each element type as the manifest and the runner do."""
+    from threadbind._bundle import _TYPES
+    _, constants = c_layout
+    for member in _abi.ElementType:
+        assert _TYPES[member][0] == constants[("name", member.value)], member

@@ -40,6 +40,14 @@ enum ThreadBindElementType {
   THREADBIND_I1 = 9     /* one byte, 0 or 1 */
 };
 
+/* The MLIR spelling of an element type ("f32", "index", ...), or a null
+ * pointer for a code that is none of the above. */
+static inline const char *threadbind_element_type_name(int32_t type) {
+  static const char *const names[] = {"f16", "bf16", "f32", "f64",   "i8",
+                                      "i16", "i32",  "i64", "index", "i1"};
+  return type >= 0 && type <= THREADBIND_I1 ? names[type] : 0;
+}
+
 /* Which way a memref argument's data moves, from the function's loads and
  * stores: what bandwidth figures count. */
 enum ThreadBindAccess {

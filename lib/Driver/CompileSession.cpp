@@ -274,8 +274,7 @@ public:
 
 private:
   LogicalResult error(const Twine &message) const {
-    llvm::WithColor::error(llvm::errs(), request.toolName) << message << "\n";
-    return failure();
+    return request.emitToolError(message);
   }
   LogicalResult runStage(PassManager &pm, StringRef name);
   LogicalResult buildReference();
@@ -546,24 +545,25 @@ LogicalResult Compilation::run(CompileResult &result) {
 CompileSession::CompileSession(MLIRContext &context, CompileRequest request)
     : context(context), request(std::move(request)) {}
 
-LogicalResult CompileSession::error(const Twine &message) const {
-  llvm::WithColor::error(llvm::errs(), request.toolName) << message << "\n";
+LogicalResult CompileRequest::emitToolError(const Twine &message) const {
+  llvm::WithColor::error(llvm::errs(), toolName) << message << "\n";
   return failure();
 }
 
 LogicalResult CompileSession::prepare() {
   if (std::string problem = request.verify(); !problem.empty())
-    return error(problem);
+    return request.emitToolError(problem);
   bool chooseBlock = request.options.mapping.threadsPerBlock.isAuto();
   StringRef cudaPath = request.options.target.cudaPath;
   if (request.emit == EmitKind::Cubin || chooseBlock || request.keepCubin) {
     llvm::Expected<std::string> found = findPtxas(cudaPath);
     if (!found)
-      return error((chooseBlock ? "--threads-per-block=auto reads registers "
-                                  "from ptxas: "
-                    : request.emit != EmitKind::Cubin ? "--save-cubin: "
-                                                      : "") +
-                   llvm::toString(found.takeError()));
+      return request.emitToolError(
+          (chooseBlock ? "--threads-per-block=auto reads registers from "
+                         "ptxas: "
+           : request.emit != EmitKind::Cubin ? "--save-cubin: "
+                                             : "") +
+          llvm::toString(found.takeError()));
     ptxasPath = *found;
   } else if (request.emit == EmitKind::Bundle) {
     // A bundle embeds a cubin when ptxas is there, else PTX that the driver

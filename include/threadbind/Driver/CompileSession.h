@@ -70,6 +70,10 @@ struct CompileRequest {
   /// they fit, else one line saying what does not.
   std::string verify() const;
 
+  /// Prints `message` as the tool's error (`<toolName>: error: ...`) and
+  /// returns failure.
+  LogicalResult emitToolError(const Twine &message) const;
+
   bool emitsPTX() const {
     return emit == EmitKind::PTX || emit == EmitKind::Cubin ||
            emit == EmitKind::Bundle;
@@ -105,8 +109,6 @@ public:
   const CompileRequest &getRequest() const { return request; }
 
 private:
-  LogicalResult error(const Twine &message) const;
-
   MLIRContext &context;
   CompileRequest request;
   std::string ptxasPath;

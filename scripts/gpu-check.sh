@@ -27,7 +27,9 @@
 #     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33,
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
 #     cross-block combine, each checked against the CPU reference, and at
-#     33 and 2^20+7 under memcheck.
+#     33 and 2^20+7 under memcheck; and the kernels of multidim.mlir and
+#     epilogue.mlir (reductions over several dimensions, results that feed
+#     pure ops) at ragged sizes under memcheck.
 # Every check prints "LABEL <label> ok|FAILED"; timings are RESULT lines
 # (threadbind-bench's feed bench/report.py). Exits non-zero if any check
 # fails.
@@ -126,7 +128,7 @@ sanitize_suite() {
   # Every entry of the default reductions at three sizes; the variants
   # (atomic cross-block combine, no unrolling, a block a row) where they
   # differ from it.
-  for bundle in "$STAGE"/reductions/*.so; do
+  for bundle in "$STAGE"/reductions/reductions*.so; do
     local variant
     variant=$(basename "$bundle" .so)
     for entry in $("$RUN" "$bundle" --list | sed 's/(.*//'); do
@@ -305,6 +307,42 @@ if ((REDUCTIONS)); then
         --bench 20
     done
   done
+  # Reductions over several dimensions, and results that feed pure ops,
+  # under memcheck; in-order f32 sums on the CPU drift from the GPU's trees.
+  M=$STAGE/reductions/multidim.so
+  for n in 1,1 5,31 7,33 1000,1000 4096,4099 3,1000003; do
+    checked "reduce-multidim-sum_2d-$n" "$M" --entry sum_2d --size "$n" \
+      --rtol 1e-4 --atol 2 --check
+    checked "reduce-multidim-max_2d_strided-$n" "$M" --entry max_2d_strided \
+      --size "$n" --check
+    checked "reduce-multidim-sum_min_3d-$n" "$M" --entry sum_min_3d \
+      --size "$n" --check
+    checked "reduce-multidim-row_sums_2d-$n" "$M" --entry row_sums_2d \
+      --size "$n" --rtol 1e-4 --atol 1e-3 --check
+  done
+  run "reduce-multidim-sum_2d-8192,8192-bench" "$M" --entry sum_2d \
+    --size 8192,8192 --rtol 1e-4 --atol 20 --check --bench 20
+  run "reduce-multidim-row_sums_2d-8192,2731-bench" "$M" --entry row_sums_2d \
+    --size 8192,2731 --rtol 1e-4 --atol 1e-3 --check --bench 20
+  E=$STAGE/reductions/epilogue.so
+  for n in 1 33 100003 4194307; do
+    checked "reduce-epilogue-affine_sum-$n" "$E" --entry affine_sum \
+      --size "$n" --rtol 1e-4 --atol 0.1 --check
+    checked "reduce-epilogue-norm-$n" "$E" --entry norm --size "$n" --check
+    checked "reduce-epilogue-mean_and_range-$n" "$E" --entry mean_and_range \
+      --size "$n" --rtol 1e-4 --atol 1e-3 --check
+  done
+  for shape in 1,1 5,31 1000,1000 4096,4099 65536,512; do
+    checked "reduce-epilogue-row_stats-$shape" "$E" --entry row_stats \
+      --size "$shape" --rtol 1e-4 --atol 1e-3 --check
+    checked "reduce-epilogue-row_centered-$shape" "$E" --entry row_centered \
+      --size "$shape" --rtol 1e-4 --atol 1e-2 --check
+  done
+  run "reduce-epilogue-row_centered-8192,8192-bench" "$E" \
+    --entry row_centered --size 8192,8192 --rtol 1e-4 --atol 1e-2 --check \
+    --bench 20
+  run "reduce-epilogue-affine_sum-268435456-bench" "$E" --entry affine_sum \
+    --size 268435456 --rtol 1e-4 --atol 20 --check --bench 20
   if ((${#MEMCHECK[@]})); then
     for entry in row_sums_f32 row_max_i32 row_absmax_region_f32; do
       for shape in 3,0 5,31 33,257; do

@@ -576,6 +576,12 @@ LogicalResult threadbind::verifyHostCodeLeavesDataAlone(ModuleOp module) {
             affine::AffineStoreOp, vector::LoadOp, vector::StoreOp,
             vector::TransferReadOp, vector::TransferWriteOp, memref::CopyOp,
             linalg::LinalgOp>(op)) {
+      // Scalars that threadbind-sequential-kernels reads back from the
+      // device land in host buffers.
+      if (auto load = dyn_cast<memref::LoadOp>(op);
+          load && load.getMemRef().getDefiningOp() &&
+          isHostReadback(load.getMemRef().getDefiningOp()))
+        return WalkResult::advance();
       op->emitOpError("accesses memref data on the host, outside any "
                       "parallel loop; in a bundle, memrefs live in device "
                       "memory, so this would read a device pointer on the "

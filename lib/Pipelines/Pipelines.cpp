@@ -66,6 +66,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   reductions.crossBlock = options.reductions.crossBlock;
   reductions.warpRows = options.reductions.warpRows;
   reductions.vectorBytes = options.shared.vectorBytes;
+  reductions.sequentialFallback = mapping.sequentialFallback;
   pm.addPass(createMapReductionsPass(reductions));
   MapLoopsToThreadsPassOptions loops;
   loops.threadsPerBlock = mapping.threadsPerBlock.count;
@@ -74,7 +75,13 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.gridPolicy = mapping.gridPolicy;
   loops.maxBlocks = mapping.maxBlocks;
   loops.emitRemarks = options.shared.remarks;
+  loops.sequentialFallback = mapping.sequentialFallback;
   pm.addPass(createMapLoopsToThreadsPass(loops));
+  if (mapping.sequentialFallback) {
+    SequentialKernelsPassOptions sequential;
+    sequential.emitRemarks = options.shared.remarks;
+    pm.addPass(createSequentialKernelsPass(sequential));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -69,6 +69,29 @@ std::optional<WrittenDims> threadbind::getWrittenDims(Operation *loop) {
   return written;
 }
 
+void threadbind::setSequentialReason(Operation *loop, StringRef why) {
+  loop->setAttr(kSequentialReasonAttr, StringAttr::get(loop->getContext(), why));
+}
+
+std::optional<StringRef> threadbind::getSequentialReason(Operation *loop) {
+  auto why = loop->getAttrOfType<StringAttr>(kSequentialReasonAttr);
+  if (!why)
+    return std::nullopt;
+  return why.getValue();
+}
+
+void threadbind::clearSequentialReason(Operation *loop) {
+  loop->removeAttr(kSequentialReasonAttr);
+}
+
+void threadbind::setHostReadback(Operation *alloca) {
+  alloca->setAttr(kHostReadbackAttr, UnitAttr::get(alloca->getContext()));
+}
+
+bool threadbind::isHostReadback(Operation *alloca) {
+  return isa_and_nonnull<UnitAttr>(alloca->getAttr(kHostReadbackAttr));
+}
+
 void threadbind::setUnswitchRejected(Operation *ifOp) {
   ifOp->setAttr(kUnswitchRejectedAttr, UnitAttr::get(ifOp->getContext()));
 }

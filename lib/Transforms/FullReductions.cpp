@@ -174,21 +174,11 @@ void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
   Value grid = arith::MaxUIOp::create(
       rewriter, loc, arith::MinUIOp::create(rewriter, loc, needed, cap), one);
-  // Device scratch for the blocks' results. The GPU-to-LLVM lowering
-  // takes device allocations (and memsets) in their async form only:
-  // each is waited for at once.
-  auto tokenType = gpu::AsyncTokenType::get(rewriter.getContext());
+  // Device scratch for the blocks' results.
   SmallVector<Value> allocations;
   auto allocate = [&](MemRefType type, ValueRange sizes) {
-    Value ready = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
-                      .getAsyncToken();
-    auto alloc = gpu::AllocOp::create(
-        rewriter, loc, type, tokenType, ValueRange{ready}, sizes,
-        /*symbolOperands=*/ValueRange(), /*hostShared=*/UnitAttr());
-    gpu::WaitOp::create(rewriter, loc, Type(),
-                        ValueRange{alloc.getAsyncToken()});
-    allocations.push_back(alloc.getMemref());
-    return alloc.getMemref();
+    allocations.push_back(createDeviceAlloc(rewriter, loc, type, sizes));
+    return allocations.back();
   };
   SmallVector<CrossBlock> scratch;
   unsigned numAtomic = 0;
@@ -243,14 +233,8 @@ void reductions::mapFullReduction(RewriterBase &rewriter, scf::ParallelOp loop,
   emitFinalKernel(rewriter, loop, reductions, epilogue, grid, threads,
                   scratch);
   rewriter.setInsertionPoint(loop);
-  for (Value allocation : allocations) {
-    Value ready = gpu::WaitOp::create(rewriter, loc, tokenType, ValueRange())
-                      .getAsyncToken();
-    Value freed = gpu::DeallocOp::create(rewriter, loc, tokenType,
-                                         ValueRange{ready}, allocation)
-                      .getAsyncToken();
-    gpu::WaitOp::create(rewriter, loc, Type(), ValueRange{freed});
-  }
+  for (Value allocation : allocations)
+    createDeviceDealloc(rewriter, loc, allocation);
   for (Operation *op : llvm::reverse(epilogue))
     rewriter.eraseOp(op);
   rewriter.eraseOp(loop);

@@ -15,6 +15,43 @@
 using namespace mlir;
 using namespace mlir::threadbind;
 
+/// A gpu.wait that makes a token for the next async op.
+static Value createReadyToken(OpBuilder &builder, Location loc) {
+  return gpu::WaitOp::create(builder, loc,
+                             gpu::AsyncTokenType::get(builder.getContext()),
+                             ValueRange())
+      .getAsyncToken();
+}
+
+Value threadbind::createDeviceAlloc(OpBuilder &builder, Location loc,
+                                    MemRefType type, ValueRange sizes,
+                                    ValueRange symbols) {
+  Value ready = createReadyToken(builder, loc);
+  auto alloc = gpu::AllocOp::create(
+      builder, loc, type, ready.getType(), ValueRange{ready}, sizes, symbols,
+      /*hostShared=*/UnitAttr());
+  gpu::WaitOp::create(builder, loc, Type(), ValueRange{alloc.getAsyncToken()});
+  return alloc.getMemref();
+}
+
+void threadbind::createDeviceDealloc(OpBuilder &builder, Location loc,
+                                     Value memref) {
+  Value ready = createReadyToken(builder, loc);
+  Value freed = gpu::DeallocOp::create(builder, loc, ready.getType(),
+                                       ValueRange{ready}, memref)
+                    .getAsyncToken();
+  gpu::WaitOp::create(builder, loc, Type(), ValueRange{freed});
+}
+
+void threadbind::createDeviceCopy(OpBuilder &builder, Location loc, Value dst,
+                                  Value src) {
+  Value ready = createReadyToken(builder, loc);
+  Value copied = gpu::MemcpyOp::create(builder, loc, ready.getType(),
+                                       ValueRange{ready}, dst, src)
+                     .getAsyncToken();
+  gpu::WaitOp::create(builder, loc, Type(), ValueRange{copied});
+}
+
 gpu::LaunchOp threadbind::createLaunchWithTerminator(RewriterBase &rewriter,
                                                      Location loc,
                                                      ArrayRef<Value> grid,

@@ -684,8 +684,24 @@ void MapLoopsToThreadsPass::runOnOperation() {
     // loop that cannot be bound is left exactly as it was.
     SmallVector<LoopMappingPlan> plans;
     bool funcOk = true;
+    SmallVector<scf::ParallelOp> bound;
     for (scf::ParallelOp loop : loops) {
-      if (failed(verifyMappable(loop))) {
+      if (sequentialFallback) {
+        // Loops the device can run, but not in parallel, are left to
+        // threadbind-sequential-kernels.
+        if (getSequentialReason(loop))
+          continue;
+        if (failed(verifyRunsOnDevice(loop.getOperation()))) {
+          funcOk = false;
+          continue;
+        }
+        std::optional<Refusal> refusal =
+            catchRefusal(&getContext(), [&] { return verifyMappable(loop); });
+        if (refusal) {
+          leaveToOneThread(loop, *refusal);
+          continue;
+        }
+      } else if (failed(verifyMappable(loop))) {
         funcOk = false;
         continue;
       }
@@ -695,13 +711,14 @@ void MapLoopsToThreadsPass::runOnOperation() {
         continue;
       }
       plans.push_back(std::move(*plan));
+      bound.push_back(loop);
     }
     if (!funcOk) {
       anyFailed = true;
       continue;
     }
 
-    for (auto [loop, plan] : llvm::zip_equal(loops, plans)) {
+    for (auto [loop, plan] : llvm::zip_equal(bound, plans)) {
       if (emitRemarks) {
         // Dimensions are named as written, before one-trip ones folded.
         scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;

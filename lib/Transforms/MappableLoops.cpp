@@ -23,6 +23,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -114,7 +115,36 @@ LogicalResult threadbind::verifyMappable(scf::ParallelOp loop) {
 }
 
 LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
-  Region &loopRegion = loop.getRegion();
+  if (failed(verifyRunsOnDevice(loop.getOperation())))
+    return failure();
+  return verifyNoUnknownEffects(loop);
+}
+
+LogicalResult threadbind::verifyNoUnknownEffects(Operation *root) {
+  WalkResult result = root->walk([&](Operation *op) {
+    if (op == root || op->hasTrait<OpTrait::IsTerminator>() ||
+        !hasUnknownEffects(op))
+      return WalkResult::advance();
+    op->emitError("cannot run in parallel: '")
+        << op->getName() << "' has unknown side effects";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+LogicalResult threadbind::verifyRunsOnDevice(ArrayRef<Operation *> ops,
+                                             StringRef whole) {
+  assert(!ops.empty() && "nothing to check");
+  Block *block = ops.front()->getBlock();
+  llvm::SmallPtrSet<Operation *, 8> kernelOps(ops.begin(), ops.end());
+  // Whether `value` is made by the ops that become the kernel.
+  auto isInside = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      def = value.getParentBlock()->getParentOp();
+    Operation *ancestor = def ? block->findAncestorOpInBlock(*def) : nullptr;
+    return ancestor && kernelOps.contains(ancestor);
+  };
   auto check = [&](Operation *op) {
     if (isa<gpu::LaunchOp, gpu::LaunchFuncOp>(op)) {
       op->emitError("cannot bind the enclosing loop to the GPU: its body "
@@ -172,18 +202,13 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
                     "with loads and stores");
       return WalkResult::interrupt();
     }
-    if (!op->hasTrait<OpTrait::IsTerminator>() && hasUnknownEffects(op)) {
-      op->emitError("cannot run on the device: '")
-          << op->getName() << "' has unknown side effects";
-      return WalkResult::interrupt();
-    }
     for (Value operand : op->getOperands()) {
-      if (loopRegion.isAncestor(operand.getParentRegion()) ||
-          isKernelArgumentType(operand.getType()))
+      if (isInside(operand) || isKernelArgumentType(operand.getType()))
         continue;
       op->emitError("cannot run on the device: it uses a value of type ")
           << operand.getType()
-          << " defined outside the loop, which a kernel cannot take as an "
+          << " defined outside " << whole
+          << ", which a kernel cannot take as an "
              "argument";
       return WalkResult::interrupt();
     }
@@ -213,6 +238,42 @@ LogicalResult threadbind::verifyMappableBody(scf::ParallelOp loop) {
   };
   // Outer ops first: a launch in the body is reported as such, not as the
   // gpu ops inside it.
-  WalkResult result = loop.getBody()->walk<WalkOrder::PreOrder>(check);
-  return failure(result.wasInterrupted());
+  for (Operation *op : ops)
+    if (op->walk<WalkOrder::PreOrder>(check).wasInterrupted())
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The sequential fallback
+//===----------------------------------------------------------------------===//
+
+std::optional<Refusal>
+threadbind::catchRefusal(MLIRContext *context,
+                         function_ref<LogicalResult()> check) {
+  std::optional<Refusal> refusal;
+  {
+    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (!refusal)
+        refusal = Refusal{diag.getLocation(), diag.str()};
+      return success();
+    });
+    if (succeeded(check()))
+      return std::nullopt;
+  }
+  if (!refusal)
+    refusal = Refusal{UnknownLoc::get(context), "it was refused"};
+  return refusal;
+}
+
+void threadbind::leaveToOneThread(Operation *loop, const Refusal &why) {
+  setSequentialReason(loop, why.message);
+  InFlightDiagnostic warning = loop->emitWarning(
+      "cannot be bound to the GPU in parallel, so it runs on one GPU "
+      "thread: ");
+  warning << why.message;
+  if (why.loc != loop->getLoc() && !isa<UnknownLoc>(why.loc))
+    warning.attachNote(why.loc) << "here";
 }

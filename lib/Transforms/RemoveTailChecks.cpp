@@ -52,9 +52,9 @@ struct PaddedMemRef {
   /// The value the kernel uses, defined outside the launch.
   Value memref;
   int64_t multiple;
-  /// Set when the function allocates the memref itself; the pass then
-  /// enlarges the allocation.
-  memref::AllocOp alloc;
+  /// Set when the function allocates the memref itself (memref.alloc, or
+  /// gpu.alloc on the host); the pass then enlarges the allocation.
+  Operation *alloc = nullptr;
 };
 
 /// How the check of a cover launch gives way to padding.
@@ -258,10 +258,12 @@ std::optional<PaddedMemRef> PaddingPlanner::getPadding(Value memref) {
       return std::nullopt;
     return PaddedMemRef{memref, **multiple, {}};
   }
-  auto alloc = memref.getDefiningOp<memref::AllocOp>();
-  if (!alloc || alloc->getParentOfType<FunctionOpInterface>() != func ||
-      alloc.getType().getRank() != 1 ||
-      !alloc.getType().getLayout().isIdentity())
+  Operation *alloc = memref.getDefiningOp();
+  if (!isa_and_nonnull<memref::AllocOp, gpu::AllocOp>(alloc) ||
+      alloc->getParentOfType<FunctionOpInterface>() != func)
+    return std::nullopt;
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() != 1 || !type.getLayout().isIdentity())
     return std::nullopt;
   return PaddedMemRef{memref, blockX, alloc};
 }
@@ -390,28 +392,48 @@ FailureOr<PadPlan> PaddingPlanner::plan(std::string &whyNot,
   return result;
 }
 
-/// Grows `alloc` to a multiple of `multiple` elements; every user sees a
-/// view of the original size. Returns the view.
-Value enlargeAllocation(RewriterBase &rewriter, memref::AllocOp alloc,
+/// Grows `alloc` (memref.alloc, or gpu.alloc on the host) to a multiple of
+/// `multiple` elements; every user sees a view of the original size.
+/// Returns the view.
+Value enlargeAllocation(RewriterBase &rewriter, Operation *alloc,
                         int64_t multiple) {
-  Location loc = alloc.getLoc();
+  Location loc = alloc->getLoc();
   rewriter.setInsertionPoint(alloc);
-  MemRefType type = alloc.getType();
-  OpFoldResult size = type.isDynamicDim(0)
-                          ? OpFoldResult(alloc.getDynamicSizes().front())
-                          : OpFoldResult(rewriter.getIndexAttr(
-                                type.getDimSize(0)));
+  Value original = alloc->getResult(0);
+  auto type = cast<MemRefType>(original.getType());
+  auto memrefAlloc = dyn_cast<memref::AllocOp>(alloc);
+  auto gpuAlloc = dyn_cast<gpu::AllocOp>(alloc);
+  ValueRange sizes = memrefAlloc ? memrefAlloc.getDynamicSizes()
+                                 : gpuAlloc.getDynamicSizes();
+  OpFoldResult size =
+      type.isDynamicDim(0)
+          ? OpFoldResult(sizes.front())
+          : OpFoldResult(rewriter.getIndexAttr(type.getDimSize(0)));
   OpFoldResult padded = roundUpToMultiple(rewriter, loc, size, multiple);
   SmallVector<Value> dynamicSizes;
   if (auto dynamicSize = dyn_cast<Value>(padded))
     dynamicSizes.push_back(dynamicSize);
-  auto grown = memref::AllocOp::create(
-      rewriter, loc, getResizedMemRefType(type, padded), dynamicSizes,
-      alloc.getAlignmentAttr());
+  MemRefType grownType = getResizedMemRefType(type, padded);
+  Value grown;
+  SmallVector<Value> replacements;
+  if (memrefAlloc) {
+    grown = memref::AllocOp::create(rewriter, loc, grownType, dynamicSizes,
+                                    memrefAlloc.getAlignmentAttr());
+  } else {
+    Value token = gpuAlloc.getAsyncToken();
+    auto grownAlloc = gpu::AllocOp::create(
+        rewriter, loc, grownType, token ? token.getType() : Type(),
+        gpuAlloc.getAsyncDependencies(), dynamicSizes,
+        gpuAlloc.getSymbolOperands(), gpuAlloc.getHostSharedAttr());
+    grown = grownAlloc.getMemref();
+    if (token)
+      replacements.push_back(grownAlloc.getAsyncToken());
+  }
   Value view = memref::ReinterpretCastOp::create(
       rewriter, loc, type, grown, rewriter.getIndexAttr(0), {size},
       {rewriter.getIndexAttr(1)});
-  rewriter.replaceOp(alloc, view);
+  replacements.insert(replacements.begin(), view);
+  rewriter.replaceOp(alloc, replacements);
   return view;
 }
 

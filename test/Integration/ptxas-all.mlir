@@ -49,8 +49,10 @@
 // PRED: abs.f32
 // PRED: max.s32
 
-// Each PTX holds one entry per mapped loop.
+// Each PTX holds one entry per mapped loop, and map-nd's one per helper
+// (@fill, @summarise; nested has two alike) that touches memory without a
+// parallel loop.
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
 // RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
-// ND: 3
-// NESTED: 4
+// ND: 5
+// NESTED: 6

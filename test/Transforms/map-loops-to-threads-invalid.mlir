@@ -34,7 +34,7 @@ func.func @unknown_effects(%a: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-    // expected-error @below {{cannot run on the device: 'test.opaque' has unknown side effects}}
+    // expected-error @below {{cannot run in parallel: 'test.opaque' has unknown side effects}}
     "test.opaque"(%i) : (index) -> ()
   }
   return

@@ -42,18 +42,19 @@ func.func @padded_args(%x: memref<?xf32> {threadbind.padded_to = 256},
 // -----
 
 // An allocation of the function is enlarged to a multiple of the block;
-// everything else sees a view of its original size.
+// everything else sees a view of its original size. Kernels use it, so it
+// is on the device (threadbind-sequential-kernels), and so is the copy.
 // CHECK-LABEL: func.func @owned
 // CHECK-SAME: (%[[N:.*]]: index, %[[OUT:.*]]: memref<?xf32>)
 // CHECK: %[[BLOCKS:.*]] = arith.ceildivui %[[N]], %[[C256:.*]] : index
 // CHECK: %[[SIZE:.*]] = arith.muli %[[BLOCKS]], %[[C256]] : index
-// CHECK: %[[BIG:.*]] = memref.alloc(%[[SIZE]]) : memref<?xf32>
+// CHECK: %[[BIG:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] (%[[SIZE]]) : memref<?xf32>
 // CHECK: %[[A:.*]] = memref.reinterpret_cast %[[BIG]] to offset: [0], sizes: [%[[N]]], strides: [1]
 // CHECK: gpu.launch
 // CHECK-NOT: arith.cmpi
 // CHECK: gpu.terminator
-// CHECK: memref.copy %[[A]], %[[OUT]]
-// CHECK: memref.dealloc %[[A]]
+// CHECK: gpu.memcpy async [%{{.*}}] %[[OUT]], %[[A]]
+// CHECK: gpu.dealloc async [%{{.*}}] %[[A]]
 func.func @owned(%n: index, %out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -74,7 +75,7 @@ func.func @owned(%n: index, %out: memref<?xf32>) {
 // A static allocation grows in its type; a static, non-zero extent needs
 // no host check.
 // CHECK-LABEL: func.func @owned_static
-// CHECK: %[[BIG:.*]] = memref.alloc() : memref<512xf32>
+// CHECK: %[[BIG:.*]], %{{.*}} = gpu.alloc async [%{{.*}}] () : memref<512xf32>
 // CHECK: memref.reinterpret_cast %[[BIG]] to offset: [0], sizes: [300], strides: [1] : memref<512xf32> to memref<300xf32>
 // CHECK-NOT: scf.if
 // CHECK: gpu.launch

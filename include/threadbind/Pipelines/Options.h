@@ -54,6 +54,9 @@ struct MappingOptions {
   GridPolicy gridPolicy = GridPolicy::GridStride;
   /// Static cap on a grid-stride grid; 0 asks the host at run time.
   int64_t maxBlocks = 0;
+  /// Run what cannot be bound in parallel on one thread, with a warning,
+  /// instead of refusing the program.
+  bool sequentialFallback = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -78,6 +81,10 @@ struct MappingOptions {
     b.option(maxBlocks, "max-blocks",
              cl::desc("Static cap on the blocks of a grid-stride grid; 0 "
                       "asks the host at run time"));
+    b.option(sequentialFallback, "sequential-fallback",
+             cl::desc("Run a loop that cannot be bound in parallel, and host "
+                      "code that touches memref data, on one GPU thread with "
+                      "a warning; false refuses them"));
   }
 };
 

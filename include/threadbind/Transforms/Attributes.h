@@ -46,10 +46,19 @@ inline constexpr StringLiteral kUnswitchRejectedAttr =
 inline constexpr StringLiteral kWrittenDimsAttr = "threadbind.written_dims";
 inline constexpr StringLiteral kWrittenRankAttr = "threadbind.written_rank";
 
+/// On an `scf.parallel` a mapping pass could not bind in parallel and left
+/// for threadbind-sequential-kernels to run on one thread: why (a string).
+inline constexpr StringLiteral kSequentialReasonAttr = "threadbind.sequential";
+
+/// On a host `memref.alloca` that threadbind-sequential-kernels copies a
+/// scalar into from the device, so the host may read it (a unit attribute).
+inline constexpr StringLiteral kHostReadbackAttr = "threadbind.host_readback";
+
 /// The marks one pass leaves for another, which no input may carry.
 inline constexpr StringLiteral kInternalMarks[] = {
-    kTailGuardAttr, kGridPolicyAttr, kUnswitchRejectedAttr, kWrittenDimsAttr,
-    kWrittenRankAttr};
+    kTailGuardAttr,   kGridPolicyAttr,       kUnswitchRejectedAttr,
+    kWrittenDimsAttr, kWrittenRankAttr,      kSequentialReasonAttr,
+    kHostReadbackAttr};
 
 /// A user's mark, not internal: on an `scf.parallel` (carried to its
 /// `gpu.launch`), the tail strategy for that loop, overriding the pass
@@ -77,6 +86,15 @@ void setWrittenDims(Operation *loop, const WrittenDims &written);
 /// None unless both marks are there, well typed and consistent: every
 /// position below the rank, and no more positions than the rank.
 std::optional<WrittenDims> getWrittenDims(Operation *loop);
+
+/// Why a loop was left to run on one thread; none if it was not.
+void setSequentialReason(Operation *loop, StringRef why);
+std::optional<StringRef> getSequentialReason(Operation *loop);
+void clearSequentialReason(Operation *loop);
+
+/// The host buffer a device value is read back into.
+void setHostReadback(Operation *alloca);
+bool isHostReadback(Operation *alloca);
 
 /// threadbind-unswitch-uniform-conditions' note to itself.
 void setUnswitchRejected(Operation *ifOp);

@@ -21,6 +21,16 @@
 
 namespace mlir::threadbind {
 
+/// Host-side device memory in the form the GPU-to-LLVM lowering takes:
+/// each op async on a fresh token and waited for at once. A device
+/// allocation of `type` with `sizes` for its dynamic dimensions:
+Value createDeviceAlloc(OpBuilder &builder, Location loc, MemRefType type,
+                        ValueRange sizes = {}, ValueRange symbols = {});
+/// Frees what createDeviceAlloc made.
+void createDeviceDealloc(OpBuilder &builder, Location loc, Value memref);
+/// Copies `src` to `dst`, either of them device or host memory.
+void createDeviceCopy(OpBuilder &builder, Location loc, Value dst, Value src);
+
 /// Creates a gpu.launch of `grid` blocks of `block` threads (x, y, z) with
 /// its terminator, and leaves the insertion point before the terminator.
 gpu::LaunchOp createLaunchWithTerminator(RewriterBase &rewriter, Location loc,

@@ -121,8 +121,35 @@ struct LoopMappingPlan {
 LogicalResult verifyMappable(scf::ParallelOp loop);
 
 /// The checks of verifyMappable on `loop`'s body alone, for passes that map
-/// loops with reductions.
+/// loops with reductions: verifyRunsOnDevice, then verifyNoUnknownEffects.
 LogicalResult verifyMappableBody(scf::ParallelOp loop);
+
+/// Returns success if `ops`, consecutive ops of one block, can become the
+/// body of a kernel: the device half of verifyMappable (everything but
+/// unknown effects and reductions). Values they use from before them are
+/// "defined outside `whole`" in the error. Never modifies the IR.
+LogicalResult verifyRunsOnDevice(ArrayRef<Operation *> ops,
+                                 StringRef whole = "the loop");
+
+/// Returns success if no op nested in `root` has unknown side effects,
+/// which a kernel can run, but not on many threads at once. Otherwise
+/// emits an error at the op.
+LogicalResult verifyNoUnknownEffects(Operation *root);
+
+/// An error caught rather than reported: where it was and what it said.
+struct Refusal {
+  Location loc;
+  std::string message;
+};
+
+/// Runs `check` with the errors it emits caught instead of reported, and
+/// returns the first of them; none if `check` succeeded.
+std::optional<Refusal> catchRefusal(MLIRContext *context,
+                                    function_ref<LogicalResult()> check);
+
+/// Leaves `loop`, which can run on the device but not in parallel, to
+/// threadbind-sequential-kernels: marks it, and warns at it naming `why`.
+void leaveToOneThread(Operation *loop, const Refusal &why);
 
 /// Plans the binding of `loop`. Fails, with an error at `loop`, only when
 /// `options.dimOrder` does not fit the loop, or when a cover grid cannot

@@ -90,7 +90,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "Static cap on a grid-stride grid's blocks; 0 asks the host at run "
            "time">,
     Option<"emitRemarks", "remarks", "bool", "false",
-           "Emit a remark per loop stating the binding and why">
+           "Emit a remark per loop stating the binding and why">,
+    Option<"sequentialFallback", "sequential-fallback", "bool", "false",
+           "Leave a loop that can run on the device but not in parallel "
+           "(reductions, ops with unknown effects) to "
+           "threadbind-sequential-kernels, with a warning, instead of "
+           "refusing it">
   ];
   let statistics = [
     Statistic<"numLoopsMapped", "loops-mapped",
@@ -205,13 +210,67 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
            "loop has step 1 and memory is aligned, checked at run time (4, "
            "8 or 16; 0 keeps scalar loads)">,
     Option<"emitRemarks", "remarks", "bool", "false",
-           "Report each mapped reduction as a remark">
+           "Report each mapped reduction as a remark">,
+    Option<"sequentialFallback", "sequential-fallback", "bool", "false",
+           "Leave a reduction this pass cannot map, but the device can run, "
+           "to threadbind-sequential-kernels, with a warning, instead of "
+           "refusing it; a row reduction it cannot map runs in each thread "
+           "of the loop mapping">
   ];
   let statistics = [
     Statistic<"numReductionsMapped", "reductions-mapped",
               "Number of reduction loops mapped to kernels">,
     Statistic<"numRowReductionsMapped", "row-reductions-mapped",
               "Number of loops of row reductions mapped a block a row">
+  ];
+}
+
+def SequentialKernelsPass
+    : Pass<"threadbind-sequential-kernels", "ModuleOp"> {
+  let summary = "Run what the mappers left, and host code that touches "
+                "memory, in one-thread kernels";
+  let description = [{
+    The fallback that keeps a file compiling when a loop cannot be bound in
+    parallel. Runs after threadbind-map-reductions and
+    threadbind-map-loops-to-threads (the pipelines add it unless
+    `sequential-fallback=false`) and moves into a `gpu.launch` of one block
+    of one thread:
+
+    - every `scf.parallel` still outside a kernel: the mapping passes leave
+      the ones they cannot bind in parallel (a reduction they cannot map,
+      an op with unknown effects), each with a warning naming why;
+    - host code that reads or writes memref data, in a function that
+      launches kernels, has loops left or takes memrefs: in a bundle,
+      memrefs live in device memory, so the host cannot touch them. Other
+      functions (a test harness that fills buffers and calls entries) stay
+      as they are.
+
+    Consecutive such ops of one block, with the pure ops between them, make
+    one kernel; pure ops that need nothing from it stay on the host. A
+    scalar (integer, index or float) that the kernel makes and host code
+    uses afterwards is stored to device scratch and copied back. Host
+    `memref.alloc` and `memref.alloca` buffers that kernels use become
+    `gpu.alloc`, freed where the original was (at the end of its block for
+    an alloca).
+
+    Refused, with an error at the op and the module left as it was: code
+    that cannot run on the device at all (calls to host functions, heap
+    allocation, host runtimes, values a kernel cannot take), and results of
+    other types that host code uses after the kernel.
+  }];
+  let dependentDialects = [
+    "arith::ArithDialect", "gpu::GPUDialect", "memref::MemRefDialect"
+  ];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report each one-thread kernel, and the parallelism a loop lost, "
+           "as a remark">
+  ];
+  let statistics = [
+    Statistic<"numLoopsSerialised", "loops-serialised",
+              "Number of scf.parallel loops run on one thread">,
+    Statistic<"numHostKernels", "host-kernels",
+              "Number of one-thread kernels made from host code">
   ];
 }
 

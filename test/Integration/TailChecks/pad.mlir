@@ -21,7 +21,7 @@
 // PAD-NOT: scf.if
 // PAD: gpu.terminator
 // PAD-LABEL: func.func @owned
-// PAD: memref.alloc(%{{.*}}) : memref<?xf32>
+// PAD: gpu.alloc async [%{{.*}}] (%{{.*}}) : memref<?xf32>
 // PAD: gpu.launch
 // PAD-NOT: scf.if
 // PAD: gpu.terminator

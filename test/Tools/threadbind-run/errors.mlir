@@ -65,8 +65,14 @@
 // RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %threadbind_runtime --entry iota 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // FOREIGN: is not a ThreadBind bundle (no threadbind_bundle_entries)
 
-// RUN: not threadbind-compile %S/Inputs/host-access.mlir --emit bundle -o %t/host.so 2>&1 | FileCheck %s --check-prefix=HOST
-// RUN: not ls %t/host.so
+// Host code that reads device memory runs in a one-thread kernel, and the
+// value comes back to the host; without the fallback it stays on the host,
+// which a bundle refuses.
+// RUN: threadbind-compile %S/Inputs/host-access.mlir --emit bundle -o %t/host.so
+// RUN: threadbind-run %t/host.so --list | FileCheck %s --check-prefix=HOST-OK
+// HOST-OK: reads_on_host
+// RUN: not threadbind-compile %S/Inputs/host-access.mlir --sequential-fallback=false --emit bundle -o %t/host-refused.so 2>&1 | FileCheck %s --check-prefix=HOST
+// RUN: not ls %t/host-refused.so
 // HOST: host-access.mlir:4:12: error: 'memref.load' op accesses memref data on the host, outside any parallel loop
 
 // RUN: not threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so 2>&1 | FileCheck %s --check-prefix=RETURNS

@@ -318,7 +318,7 @@ LogicalResult Compilation::buildReference() {
   reference = module.clone();
   TimingScope referenceTiming = timing.nest("CPU reference");
   auto referenceNormalizePm = PassManager::on<ModuleOp>(&context);
-  buildNormalizePipeline(referenceNormalizePm);
+  buildNormalizePipeline(referenceNormalizePm, /*loopReductions=*/false);
   auto cpuPm = PassManager::on<ModuleOp>(&context);
   buildCPULoweringStage(cpuPm);
   if (request.timePasses) {
@@ -357,7 +357,7 @@ void Compilation::buildStages() {
   if (request.mapper == Mapper::ThreadBind) {
     buildCompileStages(mapPm, outlinePm, lowerPm, options, format);
   } else {
-    buildNormalizePipeline(normalizePm);
+    buildNormalizePipeline(normalizePm, options.mapping.loopReductions);
     SmallVector<int64_t> tiles(request.upstreamTiles);
     if (request.mapper == Mapper::UpstreamTiled && tiles.empty())
       tiles.push_back(256);

@@ -31,7 +31,8 @@ using namespace mlir::threadbind;
 // Stages
 //===----------------------------------------------------------------------===//
 
-void threadbind::buildNormalizePipeline(OpPassManager &pm) {
+void threadbind::buildNormalizePipeline(OpPassManager &pm,
+                                        bool loopReductions) {
   pm.addPass(createStripInternalMarksPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
@@ -43,6 +44,10 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm) {
   // Helpers called from loop bodies: a kernel cannot call the host. After
   // lowering affine, whose regions take no inlined calls.
   pm.addPass(createInlineLoopCallsPass());
+  // Reductions written as sequential loops (iter_args, or linalg's
+  // accumulator in memory) become scf.parallel ones, before nests merge.
+  if (loopReductions)
+    pm.addPass(createParallelizeLoopReductionsPass());
   // Merges perfectly nested scf.parallel loops with invariant inner bounds.
   // Upstream's folding of trivial dimensions would inline a loop that runs
   // once into the host function; ThreadBind's own keeps it a loop.
@@ -135,7 +140,7 @@ void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
                                        const MapToGPUOptions &options) {
-  buildNormalizePipeline(pm);
+  buildNormalizePipeline(pm, options.mapping.loopReductions);
   buildMapStage(pm, options);
 }
 
@@ -204,7 +209,7 @@ void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
                                     OpPassManager &lower,
                                     const CompileOptions &options,
                                     StringRef format) {
-  buildNormalizePipeline(map);
+  buildNormalizePipeline(map, options.mapping.loopReductions);
   buildMapStage(map, options.getMapToGPUOptions());
   buildKernelOptimizationStage(map, options.kernels, options.shared);
   buildBackEndStages(outline, lower, options.target, format);
@@ -223,7 +228,7 @@ void threadbind::registerPipelines() {
   PassPipelineRegistration<>(
       "threadbind-normalize",
       "Bring linalg, scf.forall and affine.parallel to scf.parallel",
-      buildNormalizePipeline);
+      [](OpPassManager &pm) { buildNormalizePipeline(pm); });
   // Registered by hand rather than through PassPipelineRegistration so that
   // bad values are errors, not aborts; the options are those of
   // threadbind-compile, bound from the same structs.

@@ -22,8 +22,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 namespace mlir::threadbind {
 #define GEN_PASS_DEF_MAPREDUCTIONSPASS
@@ -80,6 +83,22 @@ void MapReductionsPass::runOnOperation() {
                         << " dimensions: linearised into one, the last "
                            "varying fastest";
     linearizeReduction(rewriter, loop);
+  }
+  // Rows indexed by several dimensions (batched matrix-vector products)
+  // become one list of rows, a block each.
+  SmallVector<scf::ParallelOp> multiDimRows;
+  forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
+    if (loop.getNumLoops() > 1 && hasRowReductionShape(loop))
+      multiDimRows.push_back(loop);
+  });
+  for (scf::ParallelOp loop : multiDimRows) {
+    if (emitRemarks)
+      loop.emitRemark() << "reduces a row for each of " << loop.getNumLoops()
+                        << " dimensions: they are linearised into one list "
+                           "of rows, the last varying fastest";
+    std::vector<unsigned> all(loop.getNumLoops());
+    std::iota(all.begin(), all.end(), 0);
+    collapseParallelLoops(rewriter, loop, {all});
   }
 
   // Outermost reductions outside kernels; decide all before mapping any.

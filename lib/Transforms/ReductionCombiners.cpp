@@ -208,7 +208,10 @@ reductions::collectEpilogue(scf::ParallelOp loop,
         slice.insert(store);
         continue;
       }
-      if (!isPure(user) || user->getNumRegions() != 0)
+      // A terminator (scf.yield is pure) passes the result on, out of
+      // the block that the kernel replaces.
+      if (!isPure(user) || user->getNumRegions() != 0 ||
+          user->hasTrait<OpTrait::IsTerminator>())
         return refuse(user, "uses a reduction result; threadbind-map-"
                             "reductions moves the pure ops and memref.stores "
                             "that follow a reduction into its kernel, and "

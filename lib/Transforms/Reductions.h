@@ -186,6 +186,10 @@ constexpr int64_t kMaxWarpRow = 512;
 /// not; failure, with an error, for a row whose reduction cannot be mapped.
 FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer);
 
+/// Whether `outer`, of any number of dimensions, holds one reduction a
+/// row in the shape matchRowReduction takes once its dimensions are one.
+bool hasRowReductionShape(scf::ParallelOp outer);
+
 /// Replaces `row.outer` by one block (or warp) a row, as `options` say.
 /// Rewrites `loop`, a reduction over several dimensions, into a 1-D one
 /// over its iterations numbered in row-major order (the last dimension

@@ -33,13 +33,12 @@ using namespace mlir;
 using namespace mlir::threadbind;
 using namespace mlir::threadbind::reductions;
 
-/// Whether `outer` has the shape of a row reduction. Not a match is not an
-/// error (the loop mapping takes the loop); a match whose reduction cannot
-/// be mapped is, reported by analyzeReduction.
-FailureOr<std::optional<RowReduction>>
-reductions::matchRowReduction(scf::ParallelOp outer) {
-  if (outer.getNumLoops() != 1 || !outer.getInitVals().empty())
-    return std::optional<RowReduction>();
+/// The reduction loop of `outer` if `outer`, of any number of dimensions,
+/// has the shape of a row reduction; `epilogue` gets what follows it.
+static scf::ParallelOp findRowShape(scf::ParallelOp outer,
+                                    SmallVectorImpl<Operation *> &epilogue) {
+  if (!outer.getInitVals().empty())
+    return nullptr;
   scf::ParallelOp inner;
   for (Operation &op : outer.getBody()->without_terminator()) {
     auto nested = dyn_cast<scf::ParallelOp>(op);
@@ -48,26 +47,48 @@ reductions::matchRowReduction(scf::ParallelOp outer) {
       // of the row's block makes them, before the all-reduce that comes
       // before any store); after it, pure operations and stores, which
       // must be its epilogue.
+      // Every thread runs the code before the reduction once, as the loop
+      // ran it once a row, so it need not be speculatable (a division of
+      // the row index by an extent, say).
       auto effects = dyn_cast<MemoryEffectOpInterface>(op);
       bool readsOnly = effects && op.getNumRegions() == 0 &&
-                       effects.onlyHasEffect<MemoryEffects::Read>();
+                       (effects.onlyHasEffect<MemoryEffects::Read>() ||
+                        isMemoryEffectFree(&op));
       if (!isPure(&op) && !(inner ? isa<memref::StoreOp>(op) : readsOnly))
-        return std::optional<RowReduction>();
+        return nullptr;
       continue;
     }
     if (inner || nested.getInitVals().empty())
-      return std::optional<RowReduction>();
+      return nullptr;
     inner = nested;
   }
   if (!inner)
-    return std::optional<RowReduction>();
+    return nullptr;
   // Every store after the reduction stores what is computed from it.
-  SmallVector<Operation *> epilogue;
   if (failed(collectEpilogue(inner, epilogue, /*report=*/false)))
-    return std::optional<RowReduction>();
+    return nullptr;
   for (Operation *op = inner->getNextNode(); op; op = op->getNextNode())
     if (isa<memref::StoreOp>(op) && !llvm::is_contained(epilogue, op))
-      return std::optional<RowReduction>();
+      return nullptr;
+  return inner;
+}
+
+bool reductions::hasRowReductionShape(scf::ParallelOp outer) {
+  SmallVector<Operation *> epilogue;
+  return findRowShape(outer, epilogue) != nullptr;
+}
+
+/// Whether `outer` has the shape of a row reduction. Not a match is not an
+/// error (the loop mapping takes the loop); a match whose reduction cannot
+/// be mapped is, reported by analyzeReduction.
+FailureOr<std::optional<RowReduction>>
+reductions::matchRowReduction(scf::ParallelOp outer) {
+  if (outer.getNumLoops() != 1)
+    return std::optional<RowReduction>();
+  SmallVector<Operation *> epilogue;
+  scf::ParallelOp inner = findRowShape(outer, epilogue);
+  if (!inner)
+    return std::optional<RowReduction>();
   if (failed(verifyMappableBody(outer)))
     return failure();
   FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);

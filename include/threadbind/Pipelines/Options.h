@@ -57,6 +57,8 @@ struct MappingOptions {
   /// Run what cannot be bound in parallel on one thread, with a warning,
   /// instead of refusing the program.
   bool sequentialFallback = true;
+  /// Run scf.for loops that only accumulate as parallel reductions.
+  bool loopReductions = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -85,6 +87,11 @@ struct MappingOptions {
              cl::desc("Run a loop that cannot be bound in parallel, and host "
                       "code that touches memref data, on one GPU thread with "
                       "a warning; false refuses them"));
+    b.option(loopReductions, "loop-reductions",
+             cl::desc("Run scf.for loops that only accumulate (iter_args, "
+                      "or an accumulator in memory as linalg's loops keep "
+                      "one) as parallel reductions; float sums and products "
+                      "then round in the reduction's order"));
   }
 };
 

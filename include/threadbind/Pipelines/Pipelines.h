@@ -25,8 +25,11 @@ namespace mlir::threadbind {
 /// Brings every supported input form to scf.parallel over memrefs: strips
 /// the marks ThreadBind's passes leave for each other from the input, then
 /// linalg on memrefs, scf.forall and affine.parallel become scf.parallel,
-/// and perfectly nested parallel loops are merged into one.
-void buildNormalizePipeline(OpPassManager &pm);
+/// and perfectly nested parallel loops are merged into one. With
+/// `loopReductions`, scf.for loops that only accumulate become parallel
+/// reductions (threadbind-parallelize-loop-reductions); the CPU reference
+/// leaves them as written.
+void buildNormalizePipeline(OpPassManager &pm, bool loopReductions = true);
 
 /// Binds every outermost reduction, then every other outermost parallel
 /// loop, to gpu.launch ops and cleans up. Threads a block must be a count,

@@ -332,6 +332,47 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
   ];
 }
 
+def ParallelizeLoopReductionsPass
+    : Pass<"threadbind-parallelize-loop-reductions"> {
+  let summary = "Turn scf.for loops that only accumulate into scf.parallel "
+                "reductions";
+  let description = [{
+    Reductions written as sequential loops become `scf.parallel` reductions,
+    which threadbind-map-reductions maps (a whole reduction over the grid,
+    or one a row over a block or a warp). Innermost loops first, outside
+    kernels:
+
+    1. An accumulator in memory, as linalg's loops keep one (a load and a
+       store of one element at indices fixed in the loop, before and after
+       the update), becomes an iter_args value loaded before the loop and
+       stored after it. Every write of the body must be such a store, and
+       nothing else in the body may access the accumulator's memref or a
+       view of it. Distinct function arguments and allocations are taken
+       not to alias, as the mapping of parallel loops takes them.
+    2. An `scf.for` over an index whose body writes no memory, and each of
+       whose iter_args is used only by one op that combines it with the
+       iteration's value and is yielded, becomes an `scf.parallel` with
+       that op as the combiner: integer add, mul, and, or, xor, min and
+       max; float min and max; and, unless `floats=false`, float add and
+       mul, whose rounding then follows the reduction's order rather than
+       the loop's.
+  }];
+  let dependentDialects = ["memref::MemRefDialect", "scf::SCFDialect"];
+  let options = [
+    Option<"floats", "floats", "bool", "true",
+           "Also reassociate float sums and products">,
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report each loop made a parallel reduction as a remark">
+  ];
+  let statistics = [
+    Statistic<"numAccumulatorsPromoted", "accumulators-promoted",
+              "Number of loops whose accumulators in memory became "
+              "iter_args">,
+    Statistic<"numLoopsParallelized", "loops-parallelized",
+              "Number of scf.for loops made parallel reductions">
+  ];
+}
+
 def FoldTrivialParallelDimsPass
     : Pass<"threadbind-fold-trivial-parallel-dims"> {
   let summary = "Drop scf.parallel dimensions that run once, and loops "

@@ -343,6 +343,45 @@ if ((REDUCTIONS)); then
     --bench 20
   run "reduce-epilogue-affine_sum-268435456-bench" "$E" --entry affine_sum \
     --size 268435456 --rtol 1e-4 --atol 20 --check --bench 20
+  # Row reductions written as loops reach the row mapping: checked, then
+  # timed beside the scf.parallel form at 8192^2 and 65536x512.
+  L=$STAGE/reductions/loop-rows.so
+  for entry in rows_parallel rows_iter_args rows_linalg; do
+    for shape in 0,5 1,1 5,31 33,257 1000,1000 65536,513; do
+      checked "reduce-loop-$entry-$shape" "$L" --entry "$entry" \
+        --size "$shape" --rtol 1e-4 --atol 1e-3 --check
+    done
+  done
+  for shape in 1x1 33x257 1000x1000 4099x515; do
+    rows=${shape%x*} cols=${shape#*x}
+    checked "reduce-loop-matvec-$shape" "$L" --entry matvec \
+      --shape "0=${rows}x${cols},1=${cols},2=${rows}" --rtol 1e-4 \
+      --atol 1e-3 --check
+  done
+  checked "reduce-loop-batch_matvec-3x33x257" "$L" --entry batch_matvec \
+    --shape "0=3x33x257,1=3x257,2=3x33" --rtol 1e-4 --atol 1e-3 --check
+  for round in 1 2; do
+    for shape in 8192,8192 65536,512; do
+      for entry in rows_parallel rows_iter_args rows_linalg; do
+        run "reduce-loop-$entry-$shape-bench-$round" "$L" --entry "$entry" \
+          --size "$shape" --rtol 1e-4 --atol 1e-2 --check --bench 30
+      done
+    done
+  done
+  run "reduce-loop-matvec-8192x8192-bench" "$L" --entry matvec \
+    --shape "0=8192x8192,1=8192,2=8192" --rtol 1e-4 --atol 1e-2 --check \
+    --bench 30
+  run "reduce-loop-batch_matvec-16x512x512-bench" "$L" --entry batch_matvec \
+    --shape "0=16x512x512,1=16x512,2=16x512" --rtol 1e-4 --atol 1e-2 \
+    --check --bench 30
+  # The sequential fallback: a reduction left to one thread beside a
+  # mapped loop, and a function with no parallel loop (an in-order sum).
+  S=$STAGE/reductions/sequential.so
+  for n in 1 1000 100003; do
+    checked "sequential-max_abs-$n" "$S" --entry max_abs --size "$n" --check
+    checked "sequential-running_sum-$n" "$S" --entry running_sum \
+      --size "$n" --rtol 1e-5 --atol 1e-2 --check
+  done
   if ((${#MEMCHECK[@]})); then
     for entry in row_sums_f32 row_max_i32 row_absmax_region_f32; do
       for shape in 3,0 5,31 33,257; do

@@ -93,6 +93,15 @@ for test in multidim epilogue; do
   compile "$STAGE/reductions/$test.mlir" "$STAGE/reductions/$test.so"
   rm "$STAGE/reductions/$test.mlir"
 done
+# Row reductions written as loops (iter_args, linalg) beside the
+# scf.parallel form, and the sequential fallback's one-thread kernels.
+compile "$THREADBIND_ROOT/bench/reductions/loop-rows.mlir" \
+  "$STAGE/reductions/loop-rows.so"
+sed '/^func.func @main/,$d' \
+  "$THREADBIND_ROOT/test/Integration/Sequential/fallback.mlir" \
+  >"$STAGE/reductions/sequential.mlir"
+compile "$STAGE/reductions/sequential.mlir" "$STAGE/reductions/sequential.so"
+rm "$STAGE/reductions/sequential.mlir"
 # CUB's sum and hand-written reductions, the references for the reduction
 # mapping's speed.
 mkdir -p "$STAGE/cub"

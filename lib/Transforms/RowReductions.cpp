@@ -142,12 +142,18 @@ void reductions::mapRowReduction(RewriterBase &rewriter, RowReduction &row,
       arith::ConstantIndexOp::create(rewriter, loc, options.threadsPerBlock);
   // Short rows would leave most of a block idle: where the host can
   // tell a row's length (its bounds do not depend on the row), rows of
-  // up to kMaxWarpRow elements get one-warp blocks instead.
+  // up to kMaxWarpRow elements get one-warp blocks instead. The init
+  // values may be the row's own (an accumulator loaded from memory).
+  auto hostKnown = [&](ValueRange values) {
+    return llvm::all_of(values, [&](Value v) {
+      return row.outer.isDefinedOutsideOfLoop(v);
+    });
+  };
   bool warpRows = options.warpRows &&
                   options.threadsPerBlock > GpuLimits::kWarpSize &&
-                  llvm::all_of(row.inner->getOperands(), [&](Value v) {
-                    return row.outer.isDefinedOutsideOfLoop(v);
-                  });
+                  hostKnown(row.inner.getLowerBound()) &&
+                  hostKnown(row.inner.getUpperBound()) &&
+                  hostKnown(row.inner.getStep());
   if (options.emitRemarks) {
     InFlightDiagnostic remark = row.outer.emitRemark("row reduction mapped: ");
     if (warpRows)

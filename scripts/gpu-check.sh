@@ -355,11 +355,12 @@ if ((REDUCTIONS)); then
   for shape in 1x1 33x257 1000x1000 4099x515; do
     rows=${shape%x*} cols=${shape#*x}
     checked "reduce-loop-matvec-$shape" "$L" --entry matvec \
-      --shape "0=${rows}x${cols},1=${cols},2=${rows}" --rtol 1e-4 \
-      --atol 1e-3 --check
+      --shape "0=${rows}x${cols}" --shape "1=${cols}" --shape "2=${rows}" \
+      --rtol 1e-4 --atol 1e-3 --check
   done
   checked "reduce-loop-batch_matvec-3x33x257" "$L" --entry batch_matvec \
-    --shape "0=3x33x257,1=3x257,2=3x33" --rtol 1e-4 --atol 1e-3 --check
+    --shape 0=3x33x257 --shape 1=3x257 --shape 2=3x33 --rtol 1e-4 \
+    --atol 1e-3 --check
   for round in 1 2; do
     for shape in 8192,8192 65536,512; do
       for entry in rows_parallel rows_iter_args rows_linalg; do
@@ -369,11 +370,11 @@ if ((REDUCTIONS)); then
     done
   done
   run "reduce-loop-matvec-8192x8192-bench" "$L" --entry matvec \
-    --shape "0=8192x8192,1=8192,2=8192" --rtol 1e-4 --atol 1e-2 --check \
-    --bench 30
+    --shape 0=8192x8192 --shape 1=8192 --shape 2=8192 --rtol 1e-4 \
+    --atol 1e-2 --check --bench 30
   run "reduce-loop-batch_matvec-16x512x512-bench" "$L" --entry batch_matvec \
-    --shape "0=16x512x512,1=16x512,2=16x512" --rtol 1e-4 --atol 1e-2 \
-    --check --bench 30
+    --shape 0=16x512x512 --shape 1=16x512 --shape 2=16x512 --rtol 1e-4 \
+    --atol 1e-2 --check --bench 30
   # The sequential fallback: a reduction left to one thread beside a
   # mapped loop, and a function with no parallel loop (an in-order sum).
   S=$STAGE/reductions/sequential.so

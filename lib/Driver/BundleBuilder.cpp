@@ -142,6 +142,13 @@ threadbind::collectBundleEntries(ModuleOp module) {
       ok = false;
       return WalkResult::skip();
     }
+    // vector.print lowers to calls into MLIR's runner utilities.
+    if (isa<vector::PrintOp>(op)) {
+      op->emitOpError("cannot run in a bundle, which does not link MLIR's "
+                      "runner utilities; print from the program that calls "
+                      "the bundle");
+      ok = false;
+    }
     return WalkResult::advance();
   });
   for (auto func : module.getOps<func::FuncOp>()) {

@@ -75,6 +75,10 @@
 // RUN: not ls %t/host-refused.so
 // HOST: host-access.mlir:4:12: error: 'memref.load' op accesses memref data on the host, outside any parallel loop
 
+// RUN: not threadbind-compile %S/Inputs/prints.mlir --emit bundle -o %t/prints.so 2>&1 | FileCheck %s --check-prefix=PRINTS
+// RUN: not ls %t/prints.so
+// PRINTS: prints.mlir:4:3: error: 'vector.print' op cannot run in a bundle, which does not link MLIR's runner utilities
+
 // RUN: not threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so 2>&1 | FileCheck %s --check-prefix=RETURNS
 // RETURNS: returns.mlir:1:1: error: 'func.func' op cannot be a bundle entry: it returns values
 

@@ -402,6 +402,10 @@ class Case:
         # the loop and with a scalar argument before it is stored.
         full2d = not rows and rng.random() < 0.3
         epilogue = rng.random() < 0.4
+        # The same reduction written as a sequential scf.for carrying the
+        # value in iter_args, as people write it; the mapping makes it
+        # parallel (threadbind-parallelize-loop-reductions).
+        as_for = not full2d and rng.random() < 0.3
         if full2d:
             m = rng.randint(0, 40)
             n = rng.randint(0, 200)
@@ -426,13 +430,20 @@ class Case:
         if full2d:
             self.emit(f"    %red = scf.parallel (%r, %i) = (%c0, %lb) to "
                       f"(%m, %n) step (%c1, %st) init ({init}) -> {t} {{")
+        elif as_for:
+            self.emit(f"    %red = scf.for %i = %lb to %n step %st "
+                      f"iter_args(%acc = {init}) -> ({t}) {{")
         else:
             self.emit(f"    %red = scf.parallel (%i) = (%lb) to (%n) step "
                       f"(%st) init ({init}) -> {t} {{")
         idx = "%r, %i" if rows or full2d else "%i"
         self.emit(f"      %x = memref.load %in0[{idx}] : {mt(shape)}")
         value = self.binary(t, "%x", "%s")
-        self.emit_reduce(t, value, op, indent=6)
+        if as_for:
+            self.emit(f"      %next = arith.{op} %acc, {value} : {t}")
+            self.emit(f"      scf.yield %next : {t}")
+        else:
+            self.emit_reduce(t, value, op, indent=6)
         self.emit("    }")
         stored = "%red"
         if epilogue:

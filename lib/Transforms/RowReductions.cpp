@@ -14,6 +14,7 @@
 
 #include "Reductions.h"
 
+#include "threadbind/Analysis/AccessPattern.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
@@ -32,6 +33,39 @@
 using namespace mlir;
 using namespace mlir::threadbind;
 using namespace mlir::threadbind::reductions;
+
+/// Whether a thread a row (what the loop mapping gives) reads memory better
+/// than a block a row: the reduction's loads that would be strided across
+/// a block's threads, each walking its row, outweigh those that would be
+/// strided across threads each taking a row (a column sum, or the
+/// transposed halves of atax and bicg). A load that does not vary along a
+/// mapping's thread index is a broadcast there, which costs nothing.
+static bool walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner) {
+  if (outer.getNumLoops() != 1)
+    return false;
+  IndexCoefficients rows(outer.getInductionVars().front());
+  IndexCoefficients row(inner.getInductionVars().front());
+  // Bytes a warp reads strided when its threads walk `iv`.
+  auto stridedBytes = [](IndexCoefficients &iv, memref::LoadOp load,
+                         unsigned unit, int64_t bytes) -> int64_t {
+    bool varies = llvm::any_of(load.getIndices(), [&](Value index) {
+      return iv.get(index) != 0;
+    });
+    return varies && iv.get(load.getIndices()[unit]) != 1 ? bytes : 0;
+  };
+  int64_t blockStrided = 0, threadStrided = 0;
+  inner.getBody()->walk([&](memref::LoadOp load) {
+    MemRefType type = load.getMemRefType();
+    std::optional<unsigned> unit = getUnitStrideDim(type);
+    Type element = type.getElementType();
+    if (!unit || !element.isIntOrFloat())
+      return;
+    int64_t bytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+    blockStrided += stridedBytes(row, load, *unit, bytes);
+    threadStrided += stridedBytes(rows, load, *unit, bytes);
+  });
+  return blockStrided > threadStrided;
+}
 
 /// The reduction loop of `outer` if `outer`, of any number of dimensions,
 /// has the shape of a row reduction; `epilogue` gets what follows it.
@@ -62,7 +96,7 @@ static scf::ParallelOp findRowShape(scf::ParallelOp outer,
       return nullptr;
     inner = nested;
   }
-  if (!inner)
+  if (!inner || walksAcrossRows(outer, inner))
     return nullptr;
   // Every store after the reduction stores what is computed from it.
   if (failed(collectEpilogue(inner, epilogue, /*report=*/false)))

@@ -1,0 +1,63 @@
+// A reduction per output whose loads walk memory along the outputs (column
+// sums, the transposed half of atax and bicg) keeps a thread an output,
+// which coalesces across threads; one along its own elements (row sums,
+// matvec) gets a block or a warp a row.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks -verify-diagnostics -o /dev/null
+
+func.func @column_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
+  scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+    %s = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %out[%j] : memref<?xf32>
+  }
+  return
+}
+
+// s[j] = sum_i r[i] * A[i][j]: a block a column would read A a row apart;
+// r is a broadcast to threads that each take a column.
+func.func @bicg_s(%a: memref<?x?xf32>, %r: memref<?xf32>, %s: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
+  scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+    %t = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
+      %x = memref.load %r[%i] : memref<?xf32>
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
+      %p = arith.mulf %x, %v : f32
+      %u = arith.addf %acc, %p : f32
+      scf.yield %u : f32
+    }
+    memref.store %t, %s[%j] : memref<?xf32>
+  }
+  return
+}
+
+func.func @row_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{row reduction mapped}}
+  scf.parallel (%i) = (%c0) to (%m) step (%c1) {
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %out[%i] : memref<?xf32>
+  }
+  return
+}

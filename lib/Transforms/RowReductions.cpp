@@ -38,33 +38,34 @@ using namespace mlir::threadbind::reductions;
 /// than a block a row: the reduction's loads that would be strided across
 /// a block's threads, each walking its row, outweigh those that would be
 /// strided across threads each taking a row (a column sum, or the
-/// transposed halves of atax and bicg). A load that does not vary along a
-/// mapping's thread index is a broadcast there, which costs nothing.
+/// transposed halves of atax and bicg, gemm's sums over k). A load that
+/// does not vary along a mapping's thread index is a broadcast there, which
+/// costs nothing. With several row dimensions, the loop mapping would take
+/// the best of them for threadIdx.x.
 static bool walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner) {
-  if (outer.getNumLoops() != 1)
-    return false;
-  IndexCoefficients rows(outer.getInductionVars().front());
-  IndexCoefficients row(inner.getInductionVars().front());
   // Bytes a warp reads strided when its threads walk `iv`.
-  auto stridedBytes = [](IndexCoefficients &iv, memref::LoadOp load,
-                         unsigned unit, int64_t bytes) -> int64_t {
-    bool varies = llvm::any_of(load.getIndices(), [&](Value index) {
-      return iv.get(index) != 0;
+  auto stridedBytes = [&](Value iv) {
+    IndexCoefficients along(iv);
+    int64_t bytes = 0;
+    inner.getBody()->walk([&](memref::LoadOp load) {
+      MemRefType type = load.getMemRefType();
+      std::optional<unsigned> unit = getUnitStrideDim(type);
+      Type element = type.getElementType();
+      if (!unit || !element.isIntOrFloat())
+        return;
+      bool varies = llvm::any_of(load.getIndices(), [&](Value index) {
+        return along.get(index) != 0;
+      });
+      if (varies && along.get(load.getIndices()[*unit]) != 1)
+        bytes += llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
     });
-    return varies && iv.get(load.getIndices()[unit]) != 1 ? bytes : 0;
+    return bytes;
   };
-  int64_t blockStrided = 0, threadStrided = 0;
-  inner.getBody()->walk([&](memref::LoadOp load) {
-    MemRefType type = load.getMemRefType();
-    std::optional<unsigned> unit = getUnitStrideDim(type);
-    Type element = type.getElementType();
-    if (!unit || !element.isIntOrFloat())
-      return;
-    int64_t bytes = llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-    blockStrided += stridedBytes(row, load, *unit, bytes);
-    threadStrided += stridedBytes(rows, load, *unit, bytes);
-  });
-  return blockStrided > threadStrided;
+  // The loop mapping puts the best of the row dimensions on threadIdx.x.
+  int64_t threadStrided = std::numeric_limits<int64_t>::max();
+  for (Value iv : outer.getInductionVars())
+    threadStrided = std::min(threadStrided, stridedBytes(iv));
+  return stridedBytes(inner.getInductionVars().front()) > threadStrided;
 }
 
 /// The reduction loop of `outer` if `outer`, of any number of dimensions,

@@ -61,3 +61,27 @@ func.func @row_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
   }
   return
 }
+
+// gemm's sum over k for each (i, j): threads along j read B coalesced and
+// A as a broadcast, where a block an output would read B a row apart; it
+// keeps a thread an output, j on threadIdx.x.
+func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %k = memref.dim %a, %c1 : memref<?x?xf32>
+  %n = memref.dim %b, %c1 : memref<?x?xf32>
+  // expected-remark @below {{bound to gpu.launch: loop dimension 1 on threadIdx.x}}
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %s = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {
+      %x = memref.load %a[%i, %l] : memref<?x?xf32>
+      %y = memref.load %b[%l, %j] : memref<?x?xf32>
+      %p = arith.mulf %x, %y : f32
+      %t = arith.addf %acc, %p : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %c[%i, %j] : memref<?x?xf32>
+  }
+  return
+}

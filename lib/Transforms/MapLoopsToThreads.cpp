@@ -686,23 +686,18 @@ void MapLoopsToThreadsPass::runOnOperation() {
     bool funcOk = true;
     SmallVector<scf::ParallelOp> bound;
     for (scf::ParallelOp loop : loops) {
-      if (sequentialFallback) {
-        // Loops the device can run, but not in parallel, are left to
-        // threadbind-sequential-kernels.
-        if (getSequentialReason(loop))
-          continue;
-        if (failed(verifyRunsOnDevice(loop.getOperation()))) {
-          funcOk = false;
-          continue;
-        }
-        std::optional<Refusal> refusal =
-            catchRefusal(&getContext(), [&] { return verifyMappable(loop); });
-        if (refusal) {
-          leaveToOneThread(loop, *refusal);
-          continue;
-        }
-      } else if (failed(verifyMappable(loop))) {
+      // Loops the device can run, but not in parallel, are left to
+      // threadbind-sequential-kernels under the fallback.
+      if (sequentialFallback && getSequentialReason(loop))
+        continue;
+      FailureOr<std::optional<Refusal>> refusal = checkWithFallback(
+          loop, sequentialFallback, [&] { return verifyMappable(loop); });
+      if (failed(refusal)) {
         funcOk = false;
+        continue;
+      }
+      if (*refusal) {
+        leaveToOneThread(loop, **refusal);
         continue;
       }
       FailureOr<LoopMappingPlan> plan = planLoopMapping(loop, mappingOptions);

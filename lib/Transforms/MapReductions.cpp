@@ -110,55 +110,47 @@ void MapReductionsPass::runOnOperation() {
   SmallVector<FullReduction> work;
   SmallVector<RowReduction> rowWork;
   bool anyFailed = false;
-  MLIRContext *context = &getContext();
   forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
-    // With the fallback, what the device cannot run is still an error, and
-    // what it can run but this pass cannot map is caught.
-    if (sequentialFallback && failed(verifyRunsOnDevice(loop.getOperation()))) {
-      anyFailed = true;
-      return;
-    }
+    // With the fallback, what the device can run but this pass cannot map
+    // is caught; what the device cannot run is still an error.
     if (loop.getInitVals().empty()) {
       std::optional<RowReduction> match;
-      auto matchRow = [&]() -> LogicalResult {
-        FailureOr<std::optional<RowReduction>> row = matchRowReduction(loop);
-        if (failed(row))
-          return failure();
-        match = std::move(*row);
-        return success();
-      };
-      if (!sequentialFallback) {
-        anyFailed |= failed(matchRow());
-      } else if (std::optional<Refusal> refusal =
-                     catchRefusal(context, matchRow)) {
+      FailureOr<std::optional<Refusal>> refusal =
+          checkWithFallback(loop, sequentialFallback, [&]() -> LogicalResult {
+            FailureOr<std::optional<RowReduction>> row =
+                matchRowReduction(loop);
+            if (failed(row))
+              return failure();
+            match = std::move(*row);
+            return success();
+          });
+      if (failed(refusal))
+        anyFailed = true;
+      else if (*refusal)
         // The loop mapping takes the loop; each thread folds its rows.
         loop.emitWarning("each row's reduction runs on one thread: ")
-            << refusal->message;
-      }
-      if (match)
+            << (*refusal)->message;
+      else if (match)
         rowWork.push_back(std::move(*match));
       return;
     }
     SmallVector<Operation *> epilogue;
     SmallVector<Reduction> reductions;
-    auto analyze = [&]() -> LogicalResult {
-      FailureOr<SmallVector<Reduction>> analysed = analyzeReduction(loop);
-      if (failed(analysed) ||
-          failed(collectEpilogue(loop, epilogue, /*report=*/true)))
-        return failure();
-      reductions = std::move(*analysed);
-      return success();
-    };
-    if (!sequentialFallback) {
-      if (failed(analyze()))
-        anyFailed = true;
-      else
-        work.push_back({loop, std::move(reductions), std::move(epilogue)});
-    } else if (std::optional<Refusal> refusal = catchRefusal(context, analyze)) {
-      leaveToOneThread(loop, *refusal);
-    } else {
+    FailureOr<std::optional<Refusal>> refusal =
+        checkWithFallback(loop, sequentialFallback, [&]() -> LogicalResult {
+          FailureOr<SmallVector<Reduction>> analysed = analyzeReduction(loop);
+          if (failed(analysed) ||
+              failed(collectEpilogue(loop, epilogue, /*report=*/true)))
+            return failure();
+          reductions = std::move(*analysed);
+          return success();
+        });
+    if (failed(refusal))
+      anyFailed = true;
+    else if (*refusal)
+      leaveToOneThread(loop, **refusal);
+    else
       work.push_back({loop, std::move(reductions), std::move(epilogue)});
-    }
   });
   if (anyFailed)
     return signalPassFailure();

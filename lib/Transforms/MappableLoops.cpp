@@ -268,6 +268,22 @@ threadbind::catchRefusal(MLIRContext *context,
   return refusal;
 }
 
+FailureOr<std::optional<Refusal>>
+threadbind::checkWithFallback(Operation *loop, bool fallback,
+                              function_ref<LogicalResult()> check) {
+  if (!fallback) {
+    if (failed(check()))
+      return failure();
+    return std::optional<Refusal>();
+  }
+  std::optional<Refusal> refusal = catchRefusal(loop->getContext(), check);
+  // The device check runs again only for a loop that was refused, to tell
+  // the refusals the fallback takes from those no GPU can run.
+  if (refusal && failed(verifyRunsOnDevice(loop)))
+    return failure();
+  return refusal;
+}
+
 void threadbind::leaveToOneThread(Operation *loop, const Refusal &why) {
   setSequentialReason(loop, why.message);
   InFlightDiagnostic warning = loop->emitWarning(

@@ -147,6 +147,16 @@ struct Refusal {
 std::optional<Refusal> catchRefusal(MLIRContext *context,
                                     function_ref<LogicalResult()> check);
 
+/// Runs `check`, a mapping pass's checks of `loop`. Without `fallback`
+/// its errors are reported, and a failure is failure(). With it they are
+/// caught: if `loop` cannot run on the device at all, verifyRunsOnDevice
+/// reports why and the result is failure(); otherwise the first error is
+/// returned as the refusal that leaves `loop` to one thread. None when
+/// `check` succeeds.
+FailureOr<std::optional<Refusal>>
+checkWithFallback(Operation *loop, bool fallback,
+                  function_ref<LogicalResult()> check);
+
 /// Leaves `loop`, which can run on the device but not in parallel, to
 /// threadbind-sequential-kernels: marks it, and warns at it naming `why`.
 void leaveToOneThread(Operation *loop, const Refusal &why);

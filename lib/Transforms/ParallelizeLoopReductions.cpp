@@ -225,8 +225,7 @@ findCombiners(scf::ForOp loop, bool floats) {
         combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
         !isReassociable(combiner, floats) ||
         !combiner->getResult(0).hasOneUse() ||
-        yield.getOperand(i) != combiner->getResult(0) ||
-        combiner->getOperand(0) == combiner->getOperand(1))
+        yield.getOperand(i) != combiner->getResult(0))
       return std::nullopt;
     combiners.push_back(combiner);
   }

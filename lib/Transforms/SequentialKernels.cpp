@@ -41,12 +41,19 @@ using namespace mlir::threadbind;
 // What must run on the device
 //===----------------------------------------------------------------------===//
 
-/// Whether `op` is a kernel launch or holds one: host control flow around
-/// kernels stays on the host, and only its parts are looked at.
-static bool holdsLaunch(Operation *op) {
-  return op->walk([](gpu::LaunchOp) { return WalkResult::interrupt(); })
+/// Whether `op` is, or holds, an op of one of the kinds `OpTys`.
+template <typename... OpTys> static bool holds(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<OpTys...>(nested) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+      })
       .wasInterrupted();
 }
+
+/// Whether `op` is a kernel launch or holds one: host control flow around
+/// kernels stays on the host, and only its parts are looked at.
+static bool holdsLaunch(Operation *op) { return holds<gpu::LaunchOp>(op); }
 
 /// Whether `op`, or an op nested in it, reads or writes the data of a
 /// memref (allocating and freeing one do not count).
@@ -77,8 +84,7 @@ static bool touchesMemrefData(Operation *op) {
 
 /// Whether `op` is a parallel loop or holds one.
 static bool holdsParallelLoop(Operation *op) {
-  return op->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
+  return holds<scf::ParallelOp>(op);
 }
 
 /// Whether `op` must run in a kernel: a parallel loop no mapping took, or
@@ -162,18 +168,13 @@ static void hoistHostValues(SmallVector<Operation *> &island) {
 }
 
 /// Whether the memrefs `func` touches live on the device: it launches
-/// kernels, has loops left to one thread, or takes memrefs (a bundle entry
-/// takes device memory). A host function of none of these, such as a test
-/// harness that fills buffers and calls entries, is left alone.
-static bool isDeviceProgram(FunctionOpInterface func) {
-  return llvm::any_of(func.getArgumentTypes(),
-                      llvm::IsaPred<BaseMemRefType>) ||
-         func->walk([](Operation *op) {
-               return isa<gpu::LaunchOp, scf::ParallelOp>(op)
-                          ? WalkResult::interrupt()
-                          : WalkResult::advance();
-             })
-             .wasInterrupted();
+/// kernels or has loops left to one thread (`parallel`), or takes memrefs (a
+/// bundle entry takes device memory). A host function of none of these,
+/// such as a test harness that fills buffers and calls entries, is left
+/// alone.
+static bool isDeviceProgram(FunctionOpInterface func, bool parallel) {
+  return parallel || llvm::any_of(func.getArgumentTypes(),
+                                  llvm::IsaPred<BaseMemRefType>);
 }
 
 //===----------------------------------------------------------------------===//
@@ -382,15 +383,20 @@ void SequentialKernelsPass::runOnOperation() {
   // it was.
   struct Work {
     FunctionOpInterface func;
+    /// Whether it launched kernels or had loops left, before this pass.
+    bool parallel;
     SmallVector<SmallVector<Operation *>> islands;
     SmallVector<SmallVector<Value>> escaping;
   };
   SmallVector<Work> work;
   bool anyFailed = false;
   for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal() || !isDeviceProgram(func))
+    if (func.isExternal())
       continue;
-    Work item{func, {}, {}};
+    bool parallel = holds<gpu::LaunchOp, scf::ParallelOp>(func);
+    if (!isDeviceProgram(func, parallel))
+      continue;
+    Work item{func, parallel, {}, {}};
     // Like hoisting below, a rewrite that keeps the meaning whether or not
     // the module is refused.
     copyOnDevice(rewriter, func);
@@ -417,21 +423,14 @@ void SequentialKernelsPass::runOnOperation() {
 
   for (Work &item : work) {
     // Loops left to one thread were warned about by the mapping passes.
-    bool anyLoop = item.func
-                       ->walk([](Operation *op) {
-                         return isa<gpu::LaunchOp, scf::ParallelOp>(op)
-                                    ? WalkResult::interrupt()
-                                    : WalkResult::advance();
-                       })
-                       .wasInterrupted();
-    if (!anyLoop && !item.islands.empty())
+    if (!item.parallel && !item.islands.empty())
       item.func->emitWarning("has no parallel loop, so all of its code that "
                              "touches memory runs on one GPU thread");
     for (auto [island, escaping] : llvm::zip_equal(item.islands, item.escaping)) {
-      bool anyLoop = false;
+      bool holdsLoop = false;
       for (Operation *op : island)
         op->walk([&](scf::ParallelOp loop) {
-          anyLoop = true;
+          holdsLoop = true;
           ++numLoopsSerialised;
           if (!getSequentialReason(loop))
             loop.emitWarning("no ThreadBind mapping bound this loop, so it "
@@ -443,7 +442,7 @@ void SequentialKernelsPass::runOnOperation() {
                    "in parallel";
           clearSequentialReason(loop);
         });
-      if (!anyLoop) {
+      if (!holdsLoop) {
         ++numHostKernels;
         if (emitRemarks)
           (*llvm::find_if(island, needsDevice))

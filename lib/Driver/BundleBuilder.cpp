@@ -10,6 +10,7 @@
 
 #include "threadbind/Pipelines/Pipelines.h"
 #include "threadbind/Runtime/Bundle.h"
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/EmulateGPULaunch.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Padding.h"
@@ -165,6 +166,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
     for (BlockArgument arg : func.getArguments()) {
       BundleArgument a;
       a.mlirType = llvm::to_string(arg.getType());
+      a.result = getResultIndex(func, arg.getArgNumber()).value_or(-1);
       Type elementType = arg.getType();
       if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
         a.isMemRef = true;

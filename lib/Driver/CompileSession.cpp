@@ -502,9 +502,11 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
 
 LogicalResult Compilation::run(CompileResult &result) {
   // Once, before the CPU reference is copied off, so each stripped mark is
-  // reported once.
+  // reported once and the entries are read off the calling convention the
+  // bundle has (no tensors, no results); normalising again changes nothing.
   auto stripPm = PassManager::on<ModuleOp>(&context);
   stripPm.addPass(createStripInternalMarksPass());
+  stripPm.addPass(createBufferizeEntriesPass());
   if (failed(stripPm.run(module)))
     return failure();
   if (request.emit == EmitKind::Bundle && failed(buildReference()))

@@ -355,6 +355,8 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
                   if (a.paddedTo)
                     j.attribute("padded_to", a.paddedTo);
                 }
+                if (a.result >= 0)
+                  j.attribute("result", a.result);
               });
             }
           });

@@ -34,6 +34,9 @@ using namespace mlir::threadbind;
 void threadbind::buildNormalizePipeline(OpPassManager &pm,
                                         bool loopReductions) {
   pm.addPass(createStripInternalMarksPass());
+  // Tensors to memrefs, and entry results to out-parameters: what front ends
+  // emit, in the bundle's calling convention.
+  pm.addPass(createBufferizeEntriesPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
   // ThreadBind's own: upstream's fails silently on a forall over tensors.
@@ -148,6 +151,8 @@ void threadbind::buildOutlineStage(OpPassManager &pm,
                                    const TargetOptions &target) {
   std::optional<ChipInfo> chip = lookupChip(target.chip);
   assert(chip && "the chip is checked before the pipeline is built");
+  // Kernels read globals from their own module, not the host's address.
+  pm.addPass(createSinkGlobalsPass());
   // Without this, constants defined outside a launch (loop bounds of an
   // inner scf.for, say) become kernel parameters and LLVM cannot unroll.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

@@ -103,3 +103,17 @@ bool threadbind::isUnswitchRejected(Operation *ifOp) {
 void threadbind::clearUnswitchRejected(Operation *ifOp) {
   ifOp->removeAttr(kUnswitchRejectedAttr);
 }
+
+void threadbind::setResultIndex(FunctionOpInterface func, unsigned arg,
+                                int64_t result) {
+  func.setArgAttr(arg, kResultIndexAttr,
+                  Builder(func.getContext()).getI64IntegerAttr(result));
+}
+
+std::optional<int64_t> threadbind::getResultIndex(FunctionOpInterface func,
+                                                  unsigned arg) {
+  auto index = func.getArgAttrOfType<IntegerAttr>(arg, kResultIndexAttr);
+  if (!index || index.getInt() < 0)
+    return std::nullopt;
+  return index.getInt();
+}

@@ -1,16 +1,20 @@
-// Non-memref operands: an scf.forall with shared_outs on tensors. Before
-// issue 13 normalisation (upstream scf-forall-to-parallel) failed on it
-// without any message and both tools just exited 1. Now
-// threadbind-forall-to-parallel leaves it with a warning at the loop, and
-// threadbind-compile, which cannot lower the tensor loop on the host,
-// exits non-zero and writes nothing.
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -verify-diagnostics -o /dev/null
-// RUN: %refused threadbind-compile %s -o %t.ptx 2>&1 | FileCheck %s
+// An scf.forall with shared_outs on tensors, a one-element tensor made in
+// each iteration. Before issue 23 it was left on the host with a warning
+// and threadbind-compile failed; now bufferization gives the forall the
+// argument's buffer, the small tensor becomes per-thread stack scratch
+// (memref.alloca, not heap memory a kernel cannot allocate), and the loop
+// is bound.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu | FileCheck %s --check-prefix=MAPPED
+// RUN: threadbind-compile %s -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// MAPPED-LABEL: func.func @fill(%{{.*}}: memref<?xf32>, %{{.*}}: index) {
+// MAPPED: gpu.launch
+// MAPPED: memref.alloca() {{.*}} : memref<1xf32>
+// MAPPED-NOT: memref.alloc(
+// PTX: .entry fill_kernel
 
 func.func @fill(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> {
   %f = arith.constant 1.0 : f32
-  // CHECK: .mlir:[[@LINE+2]]:8: warning: left on the host: its shared_outs are tensors; bufferize them to memrefs for it to be bound to the GPU
-  // expected-warning @below {{left on the host: its shared_outs are tensors; bufferize them to memrefs for it to be bound to the GPU}}
   %r = scf.forall (%i) in (%n) shared_outs(%o = %a) -> (tensor<?xf32>) {
     %t = tensor.from_elements %f : tensor<1xf32>
     scf.forall.in_parallel {

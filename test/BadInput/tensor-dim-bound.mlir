@@ -1,13 +1,13 @@
-// Non-memref operands used only on the host: the loop's bound is the size
-// of a tensor argument (tensor.dim, computed before the launch), the body
-// touches memrefs alone. It binds and compiles; the tensor never reaches
-// the kernel.
+// Tensor operands used only on the host: the loop's bound is the size of a
+// tensor argument (tensor.dim), the body touches memrefs alone. The tensor
+// argument is bufferized to a memref whose size bounds the loop, and never
+// reaches the kernel's data.
 // RUN: threadbind-opt %s -threadbind-map-to-gpu | FileCheck %s --check-prefix=MAPPED
 // RUN: threadbind-compile %s -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
-
-// MAPPED-LABEL: func.func @sized_by_tensor
-// MAPPED: %[[N:.*]] = tensor.dim
+// MAPPED-LABEL: func.func @sized_by_tensor(
+// MAPPED-SAME: %[[T:.*]]: memref<?x4xf32>
+// MAPPED: %[[N:.*]] = memref.dim %[[T]]
 // MAPPED: gpu.launch
 // MAPPED: scf.for %{{.*}} = %{{.*}} to %[[N]]
 // MAPPED-NOT: tensor

@@ -44,6 +44,9 @@ struct BundleArgument {
   /// Memrefs: the multiple its allocation must be padded to
   /// (`threadbind.padded_to`), 0 when none.
   int64_t paddedTo = 0;
+  /// Out-parameters (`threadbind.result`): the result of the function as
+  /// written that the argument holds; -1 for an argument as written.
+  int64_t result = -1;
   std::string mlirType;
 };
 

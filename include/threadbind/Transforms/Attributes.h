@@ -20,6 +20,7 @@
 #include "threadbind/Transforms/PassEnums.h"
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -53,6 +54,12 @@ inline constexpr StringLiteral kSequentialReasonAttr = "threadbind.sequential";
 /// On a host `memref.alloca` that threadbind-sequential-kernels copies a
 /// scalar into from the device, so the host may read it (a unit attribute).
 inline constexpr StringLiteral kHostReadbackAttr = "threadbind.host_readback";
+
+/// On an argument of an entry function, a `func.func` argument attribute
+/// that threadbind-bufferize-entries sets: the argument is an
+/// out-parameter holding the function's result of this index as written
+/// (an i64). The manifest reports it.
+inline constexpr StringLiteral kResultIndexAttr = "threadbind.result";
 
 /// The marks one pass leaves for another, which no input may carry.
 inline constexpr StringLiteral kInternalMarks[] = {
@@ -95,6 +102,11 @@ void clearSequentialReason(Operation *loop);
 /// The host buffer a device value is read back into.
 void setHostReadback(Operation *alloca);
 bool isHostReadback(Operation *alloca);
+
+/// Which result of `func` as written argument `arg` holds; none for an
+/// argument that is not an out-parameter.
+void setResultIndex(FunctionOpInterface func, unsigned arg, int64_t result);
+std::optional<int64_t> getResultIndex(FunctionOpInterface func, unsigned arg);
 
 /// threadbind-unswitch-uniform-conditions' note to itself.
 void setUnswitchRejected(Operation *ifOp);

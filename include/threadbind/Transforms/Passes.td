@@ -311,6 +311,52 @@ def StripInternalMarksPass : Pass<"threadbind-strip-internal-marks"> {
   ];
 }
 
+def BufferizeEntriesPass
+    : Pass<"threadbind-bufferize-entries", "ModuleOp"> {
+  let summary = "Bufferize tensors and return entry results through "
+                "arguments";
+  let description = [{
+    Brings what front ends emit to what a bundle entry takes: memrefs with
+    the identity layout and scalars in, nothing returned.
+
+    A module that holds tensors goes through upstream's One-Shot Bufferize
+    across function boundaries, with identity layouts on every signature
+    and wherever bufferization must choose a layout (a strided view that
+    crosses a boundary is copied). Destinations are written in place where
+    the analysis allows, so a function in destination-passing style writes
+    its `outs` argument.
+
+    Then the results of entry functions (public, with a body, other than
+    `main`) become arguments. A result that is one of the function's
+    arguments is dropped: the caller holds that buffer already. A scalar
+    result is stored to a 0-d memref. Memref results are appended as
+    arguments in result order (upstream's buffer-results-to-out-params);
+    the buffer the function allocated for one is replaced by the argument
+    when its size is static or given by arguments, and copied into it
+    otherwise. Each such argument gets `threadbind.result`, the index of
+    the result it holds as written, which the manifest reports. Calls in
+    the module to an entry with a dynamically shaped result are inlined,
+    since only the callee knows the size to allocate; a call that cannot be
+    inlined is an error at the call. Results of other types are an error at
+    the function.
+
+    In a module it changed, the pass frees at the end of each one-block
+    function the buffers allocated at its top that nothing frees, returns,
+    stores or hands on, such as those of intermediate tensors.
+  }];
+  let dependentDialects = [
+    "bufferization::BufferizationDialect", "memref::MemRefDialect"
+  ];
+  let statistics = [
+    Statistic<"numModulesBufferized", "modules-bufferized",
+              "Number of modules whose tensors were bufferized">,
+    Statistic<"numResultsPassedOut", "results-passed-out",
+              "Number of results turned into out-parameters">,
+    Statistic<"numBuffersFreed", "buffers-freed",
+              "Number of deallocations added for temporary buffers">
+  ];
+}
+
 def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
   let summary = "Inline the functions that parallel loops call";
   let description = [{
@@ -409,6 +455,25 @@ def AllowFPContractionPass : Pass<"threadbind-allow-fp-contraction"> {
   let statistics = [
     Statistic<"numOpsMarked", "ops-marked",
               "Number of float ops given the contract flag">
+  ];
+}
+
+def SinkGlobalsPass : Pass<"threadbind-sink-globals"> {
+  let summary = "Make kernels read globals from their own module";
+  let description = [{
+    A `memref.get_global` computed on the host and used in a `gpu.launch`
+    (a constant tensor after bufferization, a lookup table) would give the
+    kernel a host address. This pass re-creates it, and the pure views taken
+    of it, at the start of each launch that uses it, so that kernel
+    outlining copies the `memref.global` into the `gpu.module` and the
+    kernel reads the device's copy. Host code that reads or writes a global
+    runs in kernels too (threadbind-sequential-kernels), so there is one
+    copy that the program touches.
+  }];
+  let dependentDialects = ["memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numGlobalsSunk", "globals-sunk",
+              "Number of globals (or views of them) re-created in kernels">
   ];
 }
 

@@ -6,7 +6,7 @@
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // RUN: threadbind-compile %S/Inputs/kernels.mlir --emit mlir --remarks --block-shape=64,4 -o - 2>&1 | FileCheck %s --check-prefix=REMARK
 
-// CHECK: builtin.module(threadbind-strip-internal-marks,func.func(convert-linalg-to-parallel-loops,
+// CHECK: builtin.module(threadbind-strip-internal-marks,threadbind-bufferize-entries,func.func(convert-linalg-to-parallel-loops,
 // CHECK-SAME: threadbind-map-loops-to-threads{{.*}}grid-policy=cover{{.*}}threads-per-block=128
 // CHECK-SAME: threadbind-remove-tail-checks{{.*}}strategy=pad
 // CHECK-SAME: threadbind-unswitch-uniform-conditions

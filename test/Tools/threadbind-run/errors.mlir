@@ -79,8 +79,18 @@
 // RUN: not ls %t/prints.so
 // PRINTS: prints.mlir:4:3: error: 'vector.print' op cannot run in a bundle, which does not link MLIR's runner utilities
 
-// RUN: not threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so 2>&1 | FileCheck %s --check-prefix=RETURNS
-// RETURNS: returns.mlir:1:1: error: 'func.func' op cannot be a bundle entry: it returns values
+// An entry's result leaves through an argument it gains, a scalar through a
+// 0-d memref; the run shows it holding the size the entry returns.
+// RUN: threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so
+// RUN: threadbind-run %t/returns.so --list | FileCheck %s --check-prefix=RETURNS
+// RETURNS: returns(memref<?xf32>, memref<index>)
+// RUN: threadbind-run %t/returns.so --entry returns --size 100 --reference-only --print | FileCheck %s --check-prefix=RETURNED
+// RETURNED: reference arg1: sum 100, first [100]
+// A public function the module itself calls keeps its results, so the
+// bundle, which cannot return them, refuses it.
+// RUN: not threadbind-compile %S/Inputs/returns-helper.mlir --emit bundle -o %t/helper.so 2>&1 | FileCheck %s --check-prefix=HELPER
+// RUN: not ls %t/helper.so
+// HELPER: returns-helper.mlir:1:1: error: 'func.func' op cannot be a bundle entry: it returns values
 
 
 // Addresses from random data fall outside the source: the CPU reference

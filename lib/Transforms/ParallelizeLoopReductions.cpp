@@ -12,7 +12,7 @@
 // form the reduction mappings (a grid for a whole reduction, a block or a
 // warp for each row of one) take them.
 //
-// Two rewrites, innermost loops first:
+// Three rewrites, innermost loops first:
 //  1. An accumulator in memory (a load and a store of one element at
 //     indices fixed in the loop, nothing else touching that memref, no
 //     other write) becomes an iter_args value: loaded before the loop,
@@ -20,6 +20,11 @@
 //  2. An scf.for whose body writes nothing, and each of whose iter_args is
 //     used only by one combining op whose result is yielded, becomes an
 //     scf.parallel with one scf.reduce.
+//  3. An scf.for in the body of a parallel loop whose iterations touch
+//     disjoint elements (each store indexed by the induction variable
+//     itself, reads of stored memrefs only of the element the iteration
+//     stores) becomes an scf.parallel: the elementwise loops of a softmax
+//     or layernorm row, which a block's threads can then share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -278,6 +283,81 @@ static void rewriteAsReduction(RewriterBase &rewriter, scf::ForOp loop,
 }
 
 //===----------------------------------------------------------------------===//
+// Loops of independent iterations
+//===----------------------------------------------------------------------===//
+
+/// Whether each iteration of `loop` touches elements of its own: every
+/// write is a memref.store directly in the body whose indices are the
+/// induction variable in one position and values defined outside the loop
+/// in the others, and every read of a memref a store writes (same root) is
+/// a load, directly in the body, of the element a store of that memref
+/// writes. Other memrefs are only read; distinct roots are taken not to
+/// alias. Only loops in the body of a parallel loop are taken: a host loop
+/// has no threads to share it.
+static bool hasIndependentIterations(scf::ForOp loop) {
+  if (loop.getNumRegionIterArgs() != 0 ||
+      !loop.getInductionVar().getType().isIndex() ||
+      !loop->getParentOfType<scf::ParallelOp>())
+    return false;
+  Block *body = loop.getBody();
+  BodyEffects effects = getBodyEffects(*body);
+  if (effects.unknown || effects.writes.empty())
+    return false;
+  Value iv = loop.getInductionVar();
+  SmallVector<memref::StoreOp> stores;
+  for (Operation *write : effects.writes) {
+    auto store = dyn_cast<memref::StoreOp>(write);
+    if (!store || store->getBlock() != body ||
+        !loop.isDefinedOutsideOfLoop(store.getMemRef()))
+      return false;
+    int ivs = 0;
+    for (Value index : store.getIndices()) {
+      if (index == iv)
+        ++ivs;
+      else if (!loop.isDefinedOutsideOfLoop(index))
+        return false;
+    }
+    if (ivs != 1)
+      return false;
+    stores.push_back(store);
+  }
+  for (auto [reader, memref] : effects.reads) {
+    Value root = getRootMemRef(memref);
+    for (memref::StoreOp store : stores) {
+      if (getRootMemRef(store.getMemRef()) != root)
+        continue;
+      auto load = dyn_cast<memref::LoadOp>(reader);
+      if (!load || load->getBlock() != body ||
+          load.getMemRef() != store.getMemRef() ||
+          load.getIndices() != store.getIndices())
+        return false;
+    }
+  }
+  // Two stores to one root must write the same element.
+  for (memref::StoreOp a : stores)
+    for (memref::StoreOp b : stores)
+      if (getRootMemRef(a.getMemRef()) == getRootMemRef(b.getMemRef()) &&
+          (a.getMemRef() != b.getMemRef() ||
+           a.getIndices() != b.getIndices()))
+        return false;
+  return true;
+}
+
+/// Rewrites `loop`, whose iterations are independent, into an scf.parallel.
+static void rewriteAsParallel(RewriterBase &rewriter, scf::ForOp loop) {
+  rewriter.setInsertionPoint(loop);
+  auto parallel = scf::ParallelOp::create(
+      rewriter, loop.getLoc(), ValueRange{loop.getLowerBound()},
+      ValueRange{loop.getUpperBound()}, ValueRange{loop.getStep()});
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), parallel.getInductionVars().front());
+  rewriter.setInsertionPoint(parallel.getBody()->getTerminator());
+  for (Operation &op : loop.getBody()->without_terminator())
+    rewriter.clone(op, mapping);
+  rewriter.eraseOp(loop);
+}
+
+//===----------------------------------------------------------------------===//
 // Pass
 //===----------------------------------------------------------------------===//
 
@@ -302,6 +382,16 @@ struct ParallelizeLoopReductionsPass
               findMemoryAccumulators(loop)) {
         loop = promoteAccumulators(rewriter, loop, *accumulators);
         ++numAccumulatorsPromoted;
+      }
+      if (hasIndependentIterations(loop)) {
+        if (emitRemarks)
+          loop.emitRemark("independent iterations: each stores elements "
+                          "indexed by the induction variable and reads "
+                          "only its own of them, so it runs as a parallel "
+                          "loop");
+        rewriteAsParallel(rewriter, loop);
+        ++numLoopsMadeParallel;
+        continue;
       }
       std::optional<SmallVector<Operation *>> combiners =
           findCombiners(loop, floats);

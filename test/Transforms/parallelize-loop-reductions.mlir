@@ -105,3 +105,68 @@ func.func @not_reductions(%x: memref<?xf32>, %y: memref<?xf32>, %out: memref<4xf
   memref.store %q, %out[%c3] : memref<4xf32>
   return
 }
+
+// -----
+
+// Loops in a row's body whose iterations touch elements of their own become
+// scf.parallel: a scaled copy, and an in-place update that reads only the
+// element it writes.
+// CHECK-LABEL: func.func @independent_rows
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK:   scf.parallel (%[[J:.*]]) =
+// CHECK:     memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]]]
+// CHECK:   scf.parallel (%[[K:.*]]) =
+// CHECK:     memref.load %[[Y:.*]][%[[I]], %[[K]]]
+// CHECK:     memref.store %{{.*}}, %[[Y]][%[[I]], %[[K]]]
+// CHECK-NOT: scf.for
+func.func @independent_rows(%x: memref<?x?xf32>, %y: memref<?x?xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    // expected-remark @below {{independent iterations}}
+    scf.for %j = %c0 to %m step %c1 {
+      %v = memref.load %x[%i, %j] : memref<?x?xf32>
+      %d = arith.mulf %v, %two : f32
+      memref.store %d, %y[%i, %j] : memref<?x?xf32>
+    }
+    // expected-remark @below {{independent iterations}}
+    scf.for %k = %c0 to %m step %c1 {
+      %v = memref.load %y[%i, %k] : memref<?x?xf32>
+      %d = arith.addf %v, %two : f32
+      memref.store %d, %y[%i, %k] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Iterations that depend on each other stay sequential: a prefix sum reads
+// the element the previous iteration wrote; a store not indexed by the
+// induction variable writes one element every iteration; a host loop has
+// no threads to share it.
+// CHECK-LABEL: func.func @dependent
+// CHECK-COUNT-3: scf.for
+func.func @dependent(%y: memref<?x?xf32>, %n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.for %j = %c1 to %m step %c1 {
+      %p = arith.subi %j, %c1 : index
+      %v = memref.load %y[%i, %p] : memref<?x?xf32>
+      %w = memref.load %y[%i, %j] : memref<?x?xf32>
+      %s = arith.addf %v, %w : f32
+      memref.store %s, %y[%i, %j] : memref<?x?xf32>
+    }
+    scf.for %j = %c0 to %m step %c1 {
+      memref.store %two, %y[%i, %c0] : memref<?x?xf32>
+    }
+  }
+  scf.for %j = %c0 to %m step %c1 {
+    memref.store %two, %y[%c0, %j] : memref<?x?xf32>
+  }
+  return
+}

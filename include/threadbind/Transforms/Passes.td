@@ -402,6 +402,14 @@ def ParallelizeLoopReductionsPass
        max; float min and max; and, unless `floats=false`, float add and
        mul, whose rounding then follows the reduction's order rather than
        the loop's.
+    3. An `scf.for` in the body of a parallel loop, without iter_args, whose
+       iterations touch elements of their own becomes an `scf.parallel`:
+       every write is a `memref.store` directly in the body indexed by the
+       induction variable itself in one position and by loop-invariant
+       values in the others, and the body reads a memref it stores to (or
+       a view of it) only where a store of it writes. Such are the
+       elementwise loops of a softmax or layernorm row, which a block's
+       threads can then share. Host loops stay sequential.
   }];
   let dependentDialects = ["memref::MemRefDialect", "scf::SCFDialect"];
   let options = [
@@ -415,7 +423,10 @@ def ParallelizeLoopReductionsPass
               "Number of loops whose accumulators in memory became "
               "iter_args">,
     Statistic<"numLoopsParallelized", "loops-parallelized",
-              "Number of scf.for loops made parallel reductions">
+              "Number of scf.for loops made parallel reductions">,
+    Statistic<"numLoopsMadeParallel", "loops-made-parallel",
+              "Number of scf.for loops of independent iterations made "
+              "scf.parallel">
   ];
 }
 

@@ -22,6 +22,7 @@
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -509,6 +510,13 @@ LogicalResult Compilation::run(CompileResult &result) {
   stripPm.addPass(createBufferizeEntriesPass());
   if (failed(stripPm.run(module)))
     return failure();
+  // A bundle's caller is the program that loads it: a test driver `main`,
+  // which may print, is not an entry and is left out of it, unless another
+  // function calls it (then it is a helper).
+  if (request.emit == EmitKind::Bundle)
+    if (auto main = module.lookupSymbol<func::FuncOp>("main");
+        main && SymbolTable::symbolKnownUseEmpty(main, module))
+      main.erase();
   if (request.emit == EmitKind::Bundle && failed(buildReference()))
     return failure();
   if (options.mapping.threadsPerBlock.isAuto() && failed(chooseBlock()))

@@ -1,0 +1,231 @@
+// PolyBench correlation: column means and standard deviations, normalisation, and the correlation matrix (upper triangle, mirrored).
+// Source: PolyBench/C 4.2, datamining/correlation (kernel_correlation)
+// Translated to MLIR by hand as a user writes it: an scf.parallel over columns with two iter_args sums (mean, then variance) and the sqrt with its eps guard, an scf.parallel over (i, j) to normalise, and an scf.parallel over i around an scf.parallel over j > i with an iter_args sum over the samples.
+// Checked in CPU emulation against the original under the default
+// options, a cover grid with 64-thread blocks, and an explicit block shape.
+// REQUIRES: mlir-runner
+
+// RUN: threadbind-opt %s -convert-linalg-to-loops %lower_to_cpu | %run_cpu > %t.ref
+// RUN: FileCheck %s < %t.ref
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=BOUND
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
+// RUN: diff %t.ref %t.default
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" > %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
+// RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
+// RUN: diff %t.ref %t.shape
+// BOUND-DAG: remark: bound to gpu.launch
+// CHECK: data 
+// CHECK: mean 
+// CHECK: stddev 
+// CHECK: corr 
+// BUNDLE: --entry kernel --shape 0=1024x1024 --shape 1=1024 --shape 2=1024 --shape 3=1024x1024
+
+func.func @kernel(%data: memref<?x?xf32>, %mean: memref<?xf32>, %stddev: memref<?xf32>, %corr: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %eps = arith.constant 0.1 : f32
+  %n = memref.dim %data, %c0 : memref<?x?xf32>
+  %m = memref.dim %data, %c1 : memref<?x?xf32>
+  %ni = arith.index_cast %n : index to i32
+  %float_n = arith.sitofp %ni : i32 to f32
+  %sqrt_n = math.sqrt %float_n : f32
+  // mean[j] and stddev[j] of each column: a thread a column.
+  scf.parallel (%j) = (%c0) to (%m) step (%c1) {
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %d = memref.load %data[%i, %j] : memref<?x?xf32>
+      %t = arith.addf %acc, %d : f32
+      scf.yield %t : f32
+    }
+    %mu = arith.divf %s, %float_n : f32
+    memref.store %mu, %mean[%j] : memref<?xf32>
+    %v = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %d = memref.load %data[%i, %j] : memref<?x?xf32>
+      %c = arith.subf %d, %mu : f32
+      %q = arith.mulf %c, %c : f32
+      %t = arith.addf %acc, %q : f32
+      scf.yield %t : f32
+    }
+    %var = arith.divf %v, %float_n : f32
+    %sd = math.sqrt %var : f32
+    %small = arith.cmpf ole, %sd, %eps : f32
+    %sdg = arith.select %small, %one, %sd : f32
+    memref.store %sdg, %stddev[%j] : memref<?xf32>
+  }
+  // Centre and reduce the data.
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %m) step (%c1, %c1) {
+    %d = memref.load %data[%i, %j] : memref<?x?xf32>
+    %mu = memref.load %mean[%j] : memref<?xf32>
+    %sd = memref.load %stddev[%j] : memref<?xf32>
+    %c = arith.subf %d, %mu : f32
+    %den = arith.mulf %sqrt_n, %sd : f32
+    %r = arith.divf %c, %den : f32
+    memref.store %r, %data[%i, %j] : memref<?x?xf32>
+  }
+  // corr[i][i] = 1; corr[i][j] = corr[j][i] = sum_k data[k][i] data[k][j], j > i.
+  scf.parallel (%i) = (%c0) to (%m) step (%c1) {
+    memref.store %one, %corr[%i, %i] : memref<?x?xf32>
+    %i1 = arith.addi %i, %c1 : index
+    scf.parallel (%j) = (%i1) to (%m) step (%c1) {
+      %s = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+        %a = memref.load %data[%k, %i] : memref<?x?xf32>
+        %b = memref.load %data[%k, %j] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %t = arith.addf %acc, %p : f32
+        scf.yield %t : f32
+      }
+      memref.store %s, %corr[%i, %j] : memref<?x?xf32>
+      memref.store %s, %corr[%j, %i] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 37 : index
+  %m = arith.constant 29 : index
+  %data = memref.alloc(%n, %m) : memref<?x?xf32>
+  scf.for %data_i0 = %c0 to %n step %c1 {
+    scf.for %data_i1 = %c0 to %m step %c1 {
+      %data_w0 = arith.constant 3 : index
+      %data_p0 = arith.muli %data_i0, %data_w0 : index
+      %data_w1 = arith.constant 5 : index
+      %data_p1 = arith.muli %data_i1, %data_w1 : index
+      %data_s1 = arith.addi %data_p0, %data_p1 : index
+      %data_m = arith.constant 5 : index
+      %data_r = arith.remui %data_s1, %data_m : index
+      %data_ri = arith.index_cast %data_r : index to i32
+      %data_rf = arith.sitofp %data_ri : i32 to f32
+      %data_h = arith.constant 2.0 : f32
+      %data_v = arith.subf %data_rf, %data_h : f32
+      memref.store %data_v, %data[%data_i0, %data_i1] : memref<?x?xf32>
+    }
+  }
+  %mean = memref.alloc(%m) : memref<?xf32>
+  scf.for %mean_i0 = %c0 to %m step %c1 {
+    %mean_w0 = arith.constant 3 : index
+    %mean_p0 = arith.muli %mean_i0, %mean_w0 : index
+    %mean_m = arith.constant 3 : index
+    %mean_r = arith.remui %mean_p0, %mean_m : index
+    %mean_ri = arith.index_cast %mean_r : index to i32
+    %mean_rf = arith.sitofp %mean_ri : i32 to f32
+    %mean_h = arith.constant 1.0 : f32
+    %mean_v = arith.subf %mean_rf, %mean_h : f32
+    memref.store %mean_v, %mean[%mean_i0] : memref<?xf32>
+  }
+  %stddev = memref.alloc(%m) : memref<?xf32>
+  scf.for %stddev_i0 = %c0 to %m step %c1 {
+    %stddev_w0 = arith.constant 3 : index
+    %stddev_p0 = arith.muli %stddev_i0, %stddev_w0 : index
+    %stddev_m = arith.constant 3 : index
+    %stddev_r = arith.remui %stddev_p0, %stddev_m : index
+    %stddev_ri = arith.index_cast %stddev_r : index to i32
+    %stddev_rf = arith.sitofp %stddev_ri : i32 to f32
+    %stddev_h = arith.constant 1.0 : f32
+    %stddev_v = arith.subf %stddev_rf, %stddev_h : f32
+    memref.store %stddev_v, %stddev[%stddev_i0] : memref<?xf32>
+  }
+  %corr = memref.alloc(%m, %m) : memref<?x?xf32>
+  scf.for %corr_i0 = %c0 to %m step %c1 {
+    scf.for %corr_i1 = %c0 to %m step %c1 {
+      %corr_w0 = arith.constant 3 : index
+      %corr_p0 = arith.muli %corr_i0, %corr_w0 : index
+      %corr_w1 = arith.constant 5 : index
+      %corr_p1 = arith.muli %corr_i1, %corr_w1 : index
+      %corr_s1 = arith.addi %corr_p0, %corr_p1 : index
+      %corr_m = arith.constant 3 : index
+      %corr_r = arith.remui %corr_s1, %corr_m : index
+      %corr_ri = arith.index_cast %corr_r : index to i32
+      %corr_rf = arith.sitofp %corr_ri : i32 to f32
+      %corr_h = arith.constant 1.0 : f32
+      %corr_v = arith.subf %corr_rf, %corr_h : f32
+      memref.store %corr_v, %corr[%corr_i0, %corr_i1] : memref<?x?xf32>
+    }
+  }
+  call @kernel(%data, %mean, %stddev, %corr) : (memref<?x?xf32>, memref<?xf32>, memref<?xf32>, memref<?x?xf32>) -> ()
+  %data_zero = arith.constant 0.0 : f32
+  %data_sum = scf.for %i = %c0 to %n step %c1 iter_args(%a0 = %data_zero) -> f32 {
+   %r = scf.for %j = %c0 to %m step %c1 iter_args(%a = %a0) -> f32 {
+    %v = memref.load %data[%i, %j] : memref<?x?xf32>
+    %c7 = arith.constant 7 : index
+    %row = arith.muli %i, %m : index
+    %e = arith.addi %row, %j : index
+    %w = arith.remui %e, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %a, %prod : f32
+    scf.yield %sum : f32
+  }
+   scf.yield %r : f32
+  }
+  %data_scale = arith.constant 1000.0 : f32
+  %data_scaled = arith.mulf %data_sum, %data_scale : f32
+  %data_round = math.roundeven %data_scaled : f32
+  vector.print str "data "
+  vector.print %data_round : f32
+  %mean_zero = arith.constant 0.0 : f32
+  %mean_sum = scf.for %k = %c0 to %m step %c1 iter_args(%a = %mean_zero) -> f32 {
+    %v = memref.load %mean[%k] : memref<?xf32>
+    %c7 = arith.constant 7 : index
+    %w = arith.remui %k, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %a, %prod : f32
+    scf.yield %sum : f32
+  }
+  %mean_scale = arith.constant 1000.0 : f32
+  %mean_scaled = arith.mulf %mean_sum, %mean_scale : f32
+  %mean_round = math.roundeven %mean_scaled : f32
+  vector.print str "mean "
+  vector.print %mean_round : f32
+  %stddev_zero = arith.constant 0.0 : f32
+  %stddev_sum = scf.for %k = %c0 to %m step %c1 iter_args(%a = %stddev_zero) -> f32 {
+    %v = memref.load %stddev[%k] : memref<?xf32>
+    %c7 = arith.constant 7 : index
+    %w = arith.remui %k, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %a, %prod : f32
+    scf.yield %sum : f32
+  }
+  %stddev_scale = arith.constant 1000.0 : f32
+  %stddev_scaled = arith.mulf %stddev_sum, %stddev_scale : f32
+  %stddev_round = math.roundeven %stddev_scaled : f32
+  vector.print str "stddev "
+  vector.print %stddev_round : f32
+  %corr_zero = arith.constant 0.0 : f32
+  %corr_sum = scf.for %i = %c0 to %m step %c1 iter_args(%a0 = %corr_zero) -> f32 {
+   %r = scf.for %j = %c0 to %m step %c1 iter_args(%a = %a0) -> f32 {
+    %v = memref.load %corr[%i, %j] : memref<?x?xf32>
+    %c7 = arith.constant 7 : index
+    %row = arith.muli %i, %m : index
+    %e = arith.addi %row, %j : index
+    %w = arith.remui %e, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %a, %prod : f32
+    scf.yield %sum : f32
+  }
+   scf.yield %r : f32
+  }
+  %corr_scale = arith.constant 1000.0 : f32
+  %corr_scaled = arith.mulf %corr_sum, %corr_scale : f32
+  %corr_round = math.roundeven %corr_scaled : f32
+  vector.print str "corr "
+  vector.print %corr_round : f32
+  return
+}

@@ -1,0 +1,136 @@
+// PolyBench gemm: C = alpha A B + beta C, as affine loops.
+// Source: PolyBench/C 4.2, linear-algebra/blas/gemm (kernel_gemm)
+// Translated to MLIR by hand as a user writes it: the C loop nest as written, each loop an
+// affine.for and each array access an affine.load/affine.store, as
+// Polygeist raises it; upstream's -affine-parallelize finds the parallel
+// loops before ThreadBind maps them.
+// affine-parallelize="parallel-reductions=1" makes the i loop and both j loops affine.parallel;
+// the k loop stays an affine.for (each k step reads and writes all of C's row
+// i in memory).
+// Checked in CPU emulation against the original (affine.for, not
+// parallelized) under the default options, a cover grid with 64-thread
+// blocks, and an explicit block shape.
+// REQUIRES: mlir-runner
+
+// RUN: threadbind-opt %s -affine-parallelize="parallel-reductions=1" -o %t.par.mlir
+// RUN: threadbind-opt %s -convert-linalg-to-loops %lower_to_cpu | %run_cpu > %t.ref
+// RUN: FileCheck %s < %t.ref
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=BOUND
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
+// RUN: diff %t.ref %t.default
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" > %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
+// RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
+// RUN: diff %t.ref %t.shape
+// BOUND-DAG: remark: bound to gpu.launch
+// CHECK: C 
+// BUNDLE: --entry kernel --shape 0=512x512 --shape 1=512x512 --shape 2=512x512
+
+func.func @kernel(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %alpha = arith.constant 1.5 : f32
+  %beta = arith.constant 1.2 : f32
+  %ni = memref.dim %C, %c0 : memref<?x?xf32>
+  %nj = memref.dim %C, %c1 : memref<?x?xf32>
+  %nk = memref.dim %A, %c1 : memref<?x?xf32>
+  affine.for %i = 0 to %ni {
+    affine.for %j = 0 to %nj {
+      %c = affine.load %C[%i, %j] : memref<?x?xf32>
+      %r = arith.mulf %c, %beta : f32
+      affine.store %r, %C[%i, %j] : memref<?x?xf32>
+    }
+    affine.for %k = 0 to %nk {
+      affine.for %j = 0 to %nj {
+        %a = affine.load %A[%i, %k] : memref<?x?xf32>
+        %aa = arith.mulf %alpha, %a : f32
+        %b = affine.load %B[%k, %j] : memref<?x?xf32>
+        %p = arith.mulf %aa, %b : f32
+        %c = affine.load %C[%i, %j] : memref<?x?xf32>
+        %r = arith.addf %c, %p : f32
+        affine.store %r, %C[%i, %j] : memref<?x?xf32>
+      }
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ni = arith.constant 19 : index
+  %nj = arith.constant 23 : index
+  %nk = arith.constant 17 : index
+  %A = memref.alloc(%ni, %nk) : memref<?x?xf32>
+  scf.for %A_i0 = %c0 to %ni step %c1 {
+    scf.for %A_i1 = %c0 to %nk step %c1 {
+      %A_w0 = arith.constant 3 : index
+      %A_p0 = arith.muli %A_i0, %A_w0 : index
+      %A_w1 = arith.constant 5 : index
+      %A_p1 = arith.muli %A_i1, %A_w1 : index
+      %A_s1 = arith.addi %A_p0, %A_p1 : index
+      %A_m = arith.constant 5 : index
+      %A_r = arith.remui %A_s1, %A_m : index
+      %A_ri = arith.index_cast %A_r : index to i32
+      %A_rf = arith.sitofp %A_ri : i32 to f32
+      %A_h = arith.constant 2.0 : f32
+      %A_v = arith.subf %A_rf, %A_h : f32
+      memref.store %A_v, %A[%A_i0, %A_i1] : memref<?x?xf32>
+    }
+  }
+  %B = memref.alloc(%nk, %nj) : memref<?x?xf32>
+  scf.for %B_i0 = %c0 to %nk step %c1 {
+    scf.for %B_i1 = %c0 to %nj step %c1 {
+      %B_w0 = arith.constant 3 : index
+      %B_p0 = arith.muli %B_i0, %B_w0 : index
+      %B_w1 = arith.constant 5 : index
+      %B_p1 = arith.muli %B_i1, %B_w1 : index
+      %B_s1 = arith.addi %B_p0, %B_p1 : index
+      %B_m = arith.constant 3 : index
+      %B_r = arith.remui %B_s1, %B_m : index
+      %B_ri = arith.index_cast %B_r : index to i32
+      %B_rf = arith.sitofp %B_ri : i32 to f32
+      %B_h = arith.constant 1.0 : f32
+      %B_v = arith.subf %B_rf, %B_h : f32
+      memref.store %B_v, %B[%B_i0, %B_i1] : memref<?x?xf32>
+    }
+  }
+  %C = memref.alloc(%ni, %nj) : memref<?x?xf32>
+  scf.for %C_i0 = %c0 to %ni step %c1 {
+    scf.for %C_i1 = %c0 to %nj step %c1 {
+      %C_w0 = arith.constant 3 : index
+      %C_p0 = arith.muli %C_i0, %C_w0 : index
+      %C_w1 = arith.constant 5 : index
+      %C_p1 = arith.muli %C_i1, %C_w1 : index
+      %C_s1 = arith.addi %C_p0, %C_p1 : index
+      %C_m = arith.constant 4 : index
+      %C_r = arith.remui %C_s1, %C_m : index
+      %C_ri = arith.index_cast %C_r : index to i32
+      %C_rf = arith.sitofp %C_ri : i32 to f32
+      %C_h = arith.constant 2.0 : f32
+      %C_v = arith.subf %C_rf, %C_h : f32
+      memref.store %C_v, %C[%C_i0, %C_i1] : memref<?x?xf32>
+    }
+  }
+  call @kernel(%A, %B, %C) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+  %C_zero = arith.constant 0.0 : f32
+  %C_acc0 = scf.for %C_k0 = %c0 to %ni step %c1 iter_args(%C_a0 = %C_zero) -> f32 {
+    %C_acc1 = scf.for %C_k1 = %c0 to %nj step %c1 iter_args(%C_a1 = %C_a0) -> f32 {
+      %v = memref.load %C[%C_k0, %C_k1] : memref<?x?xf32>
+      %c7 = arith.constant 7 : index
+      %w = arith.remui %C_k1, %c7 : index
+      %w1 = arith.addi %w, %c1 : index
+      %wi = arith.index_cast %w1 : index to i32
+      %wf = arith.sitofp %wi : i32 to f32
+      %prod = arith.mulf %v, %wf : f32
+      %sum = arith.addf %C_a1, %prod : f32
+      scf.yield %sum : f32
+    }
+    scf.yield %C_acc1 : f32
+  }
+  vector.print str "C "
+  vector.print %C_acc0 : f32
+  return
+}

@@ -1,0 +1,117 @@
+// PolyBench jacobi-1d: a 3-point stencil, back and forth, for T steps, as
+// affine loops.
+// Source: PolyBench/C 4.2, stencils/jacobi-1d (kernel_jacobi_1d)
+// Translated to MLIR by hand as a user writes it: the C loop nest as written, each loop an
+// affine.for and each array access an affine.load/affine.store, as
+// Polygeist raises it; upstream's -affine-parallelize finds the parallel
+// loops before ThreadBind maps them.
+// affine-parallelize="parallel-reductions=1" makes both i sweeps affine.parallel; the time loop
+// stays an affine.for.
+// Checked in CPU emulation against the original (affine.for, not
+// parallelized) under the default options, a cover grid with 64-thread
+// blocks, and an explicit block shape.
+// REQUIRES: mlir-runner
+
+// RUN: threadbind-opt %s -affine-parallelize="parallel-reductions=1" -o %t.par.mlir
+// RUN: threadbind-opt %s -convert-linalg-to-loops %lower_to_cpu | %run_cpu > %t.ref
+// RUN: FileCheck %s < %t.ref
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=BOUND
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
+// RUN: diff %t.ref %t.default
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" > %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
+// RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
+// RUN: diff %t.ref %t.shape
+// BOUND-DAG: remark: bound to gpu.launch
+// CHECK: A 
+// CHECK: B 
+// BUNDLE: --entry kernel --shape 0=2000000 --shape 1=2000000
+
+func.func @kernel(%A: memref<?xf32>, %B: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %third = arith.constant 0.33333 : f32
+  %n = memref.dim %A, %c0 : memref<?xf32>
+  affine.for %t = 0 to 7 {
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%n] {
+      %a = affine.load %A[%i - 1] : memref<?xf32>
+      %b = affine.load %A[%i] : memref<?xf32>
+      %c = affine.load %A[%i + 1] : memref<?xf32>
+      %s = arith.addf %a, %b : f32
+      %u = arith.addf %s, %c : f32
+      %v = arith.mulf %third, %u : f32
+      affine.store %v, %B[%i] : memref<?xf32>
+    }
+    affine.for %i = 1 to affine_map<()[s0] -> (s0 - 1)>()[%n] {
+      %a = affine.load %B[%i - 1] : memref<?xf32>
+      %b = affine.load %B[%i] : memref<?xf32>
+      %c = affine.load %B[%i + 1] : memref<?xf32>
+      %s = arith.addf %a, %b : f32
+      %u = arith.addf %s, %c : f32
+      %v = arith.mulf %third, %u : f32
+      affine.store %v, %A[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 300 : index
+  %A = memref.alloc(%n) : memref<?xf32>
+  scf.for %A_i0 = %c0 to %n step %c1 {
+    %A_w0 = arith.constant 3 : index
+    %A_p0 = arith.muli %A_i0, %A_w0 : index
+    %A_m = arith.constant 7 : index
+    %A_r = arith.remui %A_p0, %A_m : index
+    %A_ri = arith.index_cast %A_r : index to i32
+    %A_rf = arith.sitofp %A_ri : i32 to f32
+    %A_h = arith.constant 3.0 : f32
+    %A_v = arith.subf %A_rf, %A_h : f32
+    memref.store %A_v, %A[%A_i0] : memref<?xf32>
+  }
+  %B = memref.alloc(%n) : memref<?xf32>
+  scf.for %B_i0 = %c0 to %n step %c1 {
+    %B_w0 = arith.constant 3 : index
+    %B_p0 = arith.muli %B_i0, %B_w0 : index
+    %B_m = arith.constant 5 : index
+    %B_r = arith.remui %B_p0, %B_m : index
+    %B_ri = arith.index_cast %B_r : index to i32
+    %B_rf = arith.sitofp %B_ri : i32 to f32
+    %B_h = arith.constant 2.0 : f32
+    %B_v = arith.subf %B_rf, %B_h : f32
+    memref.store %B_v, %B[%B_i0] : memref<?xf32>
+  }
+  call @kernel(%A, %B) : (memref<?xf32>, memref<?xf32>) -> ()
+  %A_zero = arith.constant 0.0 : f32
+  %A_acc0 = scf.for %A_k0 = %c0 to %n step %c1 iter_args(%A_a0 = %A_zero) -> f32 {
+    %v = memref.load %A[%A_k0] : memref<?xf32>
+    %c7 = arith.constant 7 : index
+    %w = arith.remui %A_k0, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %A_a0, %prod : f32
+    scf.yield %sum : f32
+  }
+  vector.print str "A "
+  vector.print %A_acc0 : f32
+  %B_zero = arith.constant 0.0 : f32
+  %B_acc0 = scf.for %B_k0 = %c0 to %n step %c1 iter_args(%B_a0 = %B_zero) -> f32 {
+    %v = memref.load %B[%B_k0] : memref<?xf32>
+    %c7 = arith.constant 7 : index
+    %w = arith.remui %B_k0, %c7 : index
+    %w1 = arith.addi %w, %c1 : index
+    %wi = arith.index_cast %w1 : index to i32
+    %wf = arith.sitofp %wi : i32 to f32
+    %prod = arith.mulf %v, %wf : f32
+    %sum = arith.addf %B_a0, %prod : f32
+    scf.yield %sum : f32
+  }
+  vector.print str "B "
+  vector.print %B_acc0 : f32
+  return
+}

@@ -109,16 +109,21 @@ TEST_F(EmulateGPULaunchTest, RewritesLaunchIntoSixLoopsWithoutDeviceOps) {
   EXPECT_TRUE(storeInLoop);
 }
 
-TEST_F(EmulateGPULaunchTest, RejectsBarrierAtTheBarrierAndLeavesIRAlone) {
+// A barrier in the launch body splits the emulation into phases; one in a
+// loop cannot be emulated.
+TEST_F(EmulateGPULaunchTest, RejectsBarrierInALoopAtTheBarrierAndLeavesIRAlone) {
   OwningOpRef<ModuleOp> module = parse(R"mlir(
 func.func @barrier(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %f = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    memref.store %f, %out[%tx] : memref<4xf32>
-    gpu.barrier
+    scf.for %k = %c0 to %c4 step %c1 {
+      memref.store %f, %out[%tx] : memref<4xf32>
+      gpu.barrier
+    }
     gpu.terminator
   }
   return

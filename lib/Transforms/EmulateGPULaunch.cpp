@@ -27,18 +27,20 @@ static bool isReplacedOnHost(Operation *op) {
              gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op);
 }
 
-/// Whether `op` is a block-wide gpu.all_reduce the emulator runs in phases:
-/// one directly in the launch body, with a named operation or a region.
-static bool isPhasedAllReduce(Operation *op) {
-  auto reduce = dyn_cast<gpu::AllReduceOp>(op);
-  return reduce && isa<gpu::LaunchOp>(reduce->getParentOp());
+/// Whether `op` ends a phase of the emulation: a block-wide gpu.all_reduce
+/// (with a named operation or a region) or a gpu.barrier directly in the
+/// launch body.
+static bool isPhaseBoundary(Operation *op) {
+  return isa<gpu::AllReduceOp, gpu::BarrierOp>(op) &&
+         isa<gpu::LaunchOp>(op->getParentOp());
 }
 
 /// Threads run one after another on the host, so ops through which threads
 /// observe each other, or which only exist on a device, cannot be emulated;
-/// a top-level all-reduce is the exception (see emulateLaunchOnHost).
+/// top-level all-reduces and barriers are the exception (see
+/// emulateLaunchInPhases).
 static LogicalResult verifyBodyOp(Operation *op) {
-  if (isReplacedOnHost(op) || isPhasedAllReduce(op))
+  if (isReplacedOnHost(op) || isPhaseBoundary(op))
     return success();
   if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp,
           gpu::AllReduceOp>(op))
@@ -53,6 +55,22 @@ static LogicalResult verifyBodyOp(Operation *op) {
     return op->emitError("cannot emulate '")
            << op->getName() << "' on the host: it has no CPU lowering";
   return success();
+}
+
+/// Whether `value`, defined in `body`, can be computed again in a later
+/// phase rather than kept: a thread or block id or size, or a pure op of
+/// such values and values from outside.
+static bool isRematerializable(Value value, Block &body) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getBlock() != &body)
+    return true;
+  if (isReplacedOnHost(def))
+    return true;
+  if (def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isRematerializable(operand, body);
+  });
 }
 
 LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
@@ -75,47 +93,44 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
       launch.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
         if (failed(verifyBodyOp(op)))
           return WalkResult::interrupt();
-        return isPhasedAllReduce(op) ? WalkResult::skip()
-                                     : WalkResult::advance();
+        return isa<gpu::AllReduceOp>(op) && isPhaseBoundary(op)
+                   ? WalkResult::skip()
+                   : WalkResult::advance();
       });
   if (result.wasInterrupted())
     return failure();
 
-  // All-reduces run as a phase of their own: everything before the last
-  // one runs for every thread of the block first, so it must not write
-  // memory (it runs again after the reduction) or use a reduced value.
+  // Phases run one after another for every thread of the block; a value one
+  // phase computes and a later one uses waits in a buffer of one element a
+  // thread, so it must be a scalar.
   Block &body = launch.getBody().front();
-  Operation *lastReduce = nullptr;
-  for (Operation &op : body)
-    if (isa<gpu::AllReduceOp>(op))
-      lastReduce = &op;
-  if (!lastReduce)
+  if (llvm::none_of(body, [](Operation &op) { return isPhaseBoundary(&op); }))
     return success();
   if (!launch.getBody().hasOneBlock())
     return launch.emitOpError("cannot be emulated on the host: an all-reduce "
-                              "in a body of several blocks");
+                              "or barrier in a body of several blocks");
+  unsigned phase = 0;
+  DenseMap<Operation *, unsigned> phaseOf;
   for (Operation &op : body) {
-    if (&op == lastReduce)
-      break;
+    // A boundary uses its operands at the end of the phase it closes.
+    phaseOf[&op] = phase;
+    if (isPhaseBoundary(&op))
+      ++phase;
+  }
+  for (Operation &op : body) {
     if (isa<gpu::AllReduceOp>(op))
       continue;
-    WalkResult writes = op.walk([](Operation *nested) {
-      auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-      if (effects ? effects.hasEffect<MemoryEffects::Write>()
-                  : !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-                        !isReplacedOnHost(nested) &&
-                        !isa<scf::YieldOp>(nested))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (writes.wasInterrupted())
-      return op.emitError("cannot emulate on the host: it may write memory "
-                          "before an all-reduce, and the code before an "
-                          "all-reduce runs twice there");
-    for (Value operand : op.getOperands())
-      if (operand.getDefiningOp<gpu::AllReduceOp>())
-        return op.emitError("cannot emulate on the host: it uses an "
-                            "all-reduce's result before the last all-reduce");
+    for (Value value : op.getResults())
+      for (Operation *user : value.getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        if (top && phaseOf.lookup(top) != phaseOf.lookup(&op) &&
+            !value.getType().isIntOrIndexOrFloat() &&
+            !isRematerializable(value, body))
+          return op.emitError("cannot emulate on the host: a value of type ")
+                 << value.getType()
+                 << " crosses an all-reduce or barrier, and only scalars can "
+                    "wait for the other threads there";
+      }
   }
   return success();
 }
@@ -179,10 +194,11 @@ static SmallVector<Value, 3> buildIdLoops(RewriterBase &rewriter, Location loc,
           nest.loops[0].getInductionVar()};
 }
 
-/// A launch with top-level all-reduces, per block: every thread runs the
-/// code before the last all-reduce and leaves its operands in a buffer;
-/// the buffer is folded in thread order; every thread then runs the whole
-/// body again with the reduced values in place of the all-reduces.
+/// A launch with top-level all-reduces or barriers, per block, in phases
+/// split at them: every thread runs a phase before any thread runs the
+/// next, as a barrier demands. A scalar one phase computes and a later one
+/// uses waits in a buffer of one element a thread; an all-reduce's operands
+/// are folded in thread order and every thread gets the result.
 static void emulateLaunchInPhases(RewriterBase &rewriter,
                                   gpu::LaunchOp launch) {
   Location loc = launch.getLoc();
@@ -191,82 +207,124 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
   const gpu::KernelDim3 &grid = sizes.grid, &block = sizes.block;
   Value zero = sizes.zero, one = sizes.one;
   ArrayRef<Value> gridSize = sizes.gridSize, blockSize = sizes.blockSize;
-  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
-
-  Block &body = launch.getBody().front();
-  SmallVector<gpu::AllReduceOp> reduces;
-  for (Operation &op : body)
-    if (auto reduce = dyn_cast<gpu::AllReduceOp>(op))
-      reduces.push_back(reduce);
   Value threads = arith::MulIOp::create(
       rewriter, loc, block.x,
       arith::MulIOp::create(rewriter, loc, block.y, block.z));
-  SmallVector<Value> buffers;
-  for (gpu::AllReduceOp reduce : reduces)
-    buffers.push_back(memref::AllocOp::create(
-        rewriter, loc,
-        MemRefType::get({ShapedType::kDynamic}, reduce.getType()),
-        ValueRange{threads}));
 
-  // Runs copies of `ops` for every thread of the block, with `values`
-  // mapped to their replacements; `finish` is called in each thread with
-  // the mapping and the thread's linear id.
-  auto forEachThread = [&](ArrayRef<Operation *> ops,
-                           ArrayRef<std::pair<Value, Value>> values,
-                           function_ref<void(IRMapping &, Value)> finish) {
-    OpBuilder::InsertionGuard inner(rewriter);
-    SmallVector<Value, 3> threadIds =
-        buildIdLoops(rewriter, loc, block, zero, one);
-    IRMapping mapping;
-    SmallVector<Value> config;
-    llvm::append_range(config, blockIds);
-    llvm::append_range(config, threadIds);
-    llvm::append_range(config, gridSize);
-    llvm::append_range(config, blockSize);
-    for (auto [arg, value] : llvm::zip(body.getArguments(), config))
-      mapping.map(arg, value);
-    for (auto [value, replacement] : values)
-      mapping.map(value, replacement);
-    SmallVector<Operation *> cloned;
-    for (Operation *op : ops)
-      cloned.push_back(rewriter.clone(*op, mapping));
-    SmallVector<Operation *> queries;
-    for (Operation *op : cloned)
-      op->walk([&](Operation *nested) {
-        if (isReplacedOnHost(nested))
-          queries.push_back(nested);
-      });
-    replaceQueries(rewriter, queries, blockIds, threadIds, gridSize,
-                   blockSize);
-    Value linear = arith::AddIOp::create(
-        rewriter, loc, threadIds[0],
-        arith::MulIOp::create(
-            rewriter, loc, block.x,
-            arith::AddIOp::create(
-                rewriter, loc, threadIds[1],
-                arith::MulIOp::create(rewriter, loc, block.y,
-                                      threadIds[2]))));
-    finish(mapping, linear);
-  };
-
-  // Phase 1: the code before the last all-reduce, operands to the buffers.
-  SmallVector<Operation *> before;
-  for (Operation &op : body) {
-    if (&op == reduces.back().getOperation())
-      break;
-    if (!isa<gpu::AllReduceOp>(op))
-      before.push_back(&op);
+  Block &body = launch.getBody().front();
+  SmallVector<SmallVector<Operation *>> phases(1);
+  SmallVector<Operation *> boundaries;
+  DenseMap<Operation *, unsigned> phaseOf;
+  for (Operation &op : body.without_terminator()) {
+    // A boundary uses its operands at the end of the phase it closes.
+    phaseOf[&op] = phases.size() - 1;
+    if (isPhaseBoundary(&op)) {
+      boundaries.push_back(&op);
+      phases.emplace_back();
+      continue;
+    }
+    phases.back().push_back(&op);
   }
-  forEachThread(before, {}, [&](IRMapping &mapping, Value linear) {
-    for (auto [reduce, buffer] : llvm::zip_equal(reduces, buffers))
-      memref::StoreOp::create(rewriter, loc,
-                              mapping.lookupOrDefault(reduce.getValue()),
-                              buffer, linear);
-  });
+  // The values that cross a boundary, each with its buffer; the buffers of
+  // the all-reduces' operands.
+  auto allocate = [&](Type type) -> Value {
+    return memref::AllocOp::create(
+        rewriter, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{threads});
+  };
+  SmallVector<std::pair<Value, Value>> crossing;
+  for (auto [p, phase] : llvm::enumerate(phases))
+    for (Operation *op : phase)
+      for (Value value : op->getResults())
+        if (!isRematerializable(value, body) &&
+            llvm::any_of(value.getUsers(), [&, p = p](Operation *user) {
+              Operation *top = body.findAncestorOpInBlock(*user);
+              return top && phaseOf.lookup(top) != p;
+            }))
+          crossing.push_back({value, allocate(value.getType())});
+  DenseMap<Operation *, Value> reduceBuffers;
+  for (Operation *boundary : boundaries)
+    if (auto reduce = dyn_cast<gpu::AllReduceOp>(boundary))
+      reduceBuffers[boundary] = allocate(reduce.getType());
 
-  // The fold, in thread order.
-  SmallVector<Value> reduced;
-  for (auto [reduce, buffer] : llvm::zip_equal(reduces, buffers)) {
+  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
+  // The all-reduces' results, the same for every thread of the block.
+  SmallVector<std::pair<Value, Value>> uniform;
+  for (auto [p, phase] : llvm::enumerate(phases)) {
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      SmallVector<Value, 3> threadIds =
+          buildIdLoops(rewriter, loc, block, zero, one);
+      Value linear = arith::AddIOp::create(
+          rewriter, loc, threadIds[0],
+          arith::MulIOp::create(
+              rewriter, loc, block.x,
+              arith::AddIOp::create(
+                  rewriter, loc, threadIds[1],
+                  arith::MulIOp::create(rewriter, loc, block.y,
+                                        threadIds[2]))));
+      IRMapping mapping;
+      SmallVector<Value> config;
+      llvm::append_range(config, blockIds);
+      llvm::append_range(config, threadIds);
+      llvm::append_range(config, gridSize);
+      llvm::append_range(config, blockSize);
+      for (auto [arg, value] : llvm::zip(body.getArguments(), config))
+        mapping.map(arg, value);
+      for (auto [value, replacement] : uniform)
+        mapping.map(value, replacement);
+      for (auto [value, buffer] : crossing)
+        if (phaseOf.lookup(value.getDefiningOp()) < p)
+          mapping.map(value,
+                      memref::LoadOp::create(rewriter, loc, buffer, linear));
+      SmallVector<Operation *> cloned;
+      // What an earlier phase computed without touching memory or other
+      // threads is computed again.
+      std::function<void(Value)> rematerialize = [&](Value value) {
+        Operation *def = value.getDefiningOp();
+        if (mapping.contains(value) || !def || def->getBlock() != &body ||
+            phaseOf.lookup(def) >= p)
+          return;
+        for (Value operand : def->getOperands())
+          rematerialize(operand);
+        cloned.push_back(rewriter.clone(*def, mapping));
+      };
+      SmallVector<Operation *> users(phase);
+      if (p < boundaries.size())
+        users.push_back(boundaries[p]);
+      for (Operation *op : users)
+        op->walk([&](Operation *nested) {
+          for (Value operand : nested->getOperands())
+            if (isRematerializable(operand, body))
+              rematerialize(operand);
+        });
+      for (Operation *op : phase)
+        cloned.push_back(rewriter.clone(*op, mapping));
+      SmallVector<Operation *> queries;
+      for (Operation *op : cloned)
+        op->walk([&](Operation *nested) {
+          if (isReplacedOnHost(nested))
+            queries.push_back(nested);
+        });
+      replaceQueries(rewriter, queries, blockIds, threadIds, gridSize,
+                     blockSize);
+      for (auto [value, buffer] : crossing)
+        if (phaseOf.lookup(value.getDefiningOp()) == p)
+          memref::StoreOp::create(rewriter, loc, mapping.lookup(value), buffer,
+                                  linear);
+      if (p < boundaries.size())
+        if (auto reduce = dyn_cast<gpu::AllReduceOp>(boundaries[p]))
+          memref::StoreOp::create(rewriter, loc,
+                                  mapping.lookupOrDefault(reduce.getValue()),
+                                  reduceBuffers[reduce], linear);
+    }
+    if (p == boundaries.size())
+      break;
+    auto reduce = dyn_cast<gpu::AllReduceOp>(boundaries[p]);
+    if (!reduce)
+      continue;
+    // The fold, in thread order.
+    Value buffer = reduceBuffers[reduce];
     Value first = memref::LoadOp::create(rewriter, loc, buffer, zero);
     auto fold = scf::ForOp::create(rewriter, loc, one, threads, one,
                                    ValueRange{first});
@@ -279,25 +337,19 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
                            combine(rewriter, loc, reduce,
                                    fold.getRegionIterArgs().front(), next));
     }
-    reduced.push_back(fold.getResult(0));
+    uniform.push_back({reduce.getResult(), fold.getResult(0)});
   }
-
-  // Phase 2: the whole body, each all-reduce replaced by its value.
-  SmallVector<Operation *> all;
-  for (Operation &op : body.without_terminator())
-    if (!isa<gpu::AllReduceOp>(op))
-      all.push_back(&op);
-  SmallVector<std::pair<Value, Value>> results;
-  for (auto [reduce, value] : llvm::zip_equal(reduces, reduced))
-    results.push_back({reduce.getResult(), value});
-  forEachThread(all, results, [](IRMapping &, Value) {});
-  for (Value buffer : buffers)
+  rewriter.setInsertionPoint(launch);
+  for (auto [value, buffer] : crossing)
+    memref::DeallocOp::create(rewriter, loc, buffer);
+  for (auto [reduce, buffer] : reduceBuffers)
     memref::DeallocOp::create(rewriter, loc, buffer);
   rewriter.eraseOp(launch);
 }
 
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  if (!launch.getBody().getOps<gpu::AllReduceOp>().empty())
+  if (llvm::any_of(launch.getBody().front(),
+                   [](Operation &op) { return isPhaseBoundary(&op); }))
     return emulateLaunchInPhases(rewriter, launch);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);

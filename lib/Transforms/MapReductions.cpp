@@ -109,12 +109,14 @@ void MapReductionsPass::runOnOperation() {
   };
   SmallVector<FullReduction> work;
   SmallVector<RowReduction> rowWork;
+  SmallVector<BlockRows> blockWork;
   bool anyFailed = false;
   forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
     // With the fallback, what the device can run but this pass cannot map
     // is caught; what the device cannot run is still an error.
     if (loop.getInitVals().empty()) {
       std::optional<RowReduction> match;
+      std::optional<BlockRows> blockMatch;
       FailureOr<std::optional<Refusal>> refusal =
           checkWithFallback(loop, sequentialFallback, [&]() -> LogicalResult {
             FailureOr<std::optional<RowReduction>> row =
@@ -122,6 +124,12 @@ void MapReductionsPass::runOnOperation() {
             if (failed(row))
               return failure();
             match = std::move(*row);
+            if (match)
+              return success();
+            FailureOr<std::optional<BlockRows>> rows = matchBlockRows(loop);
+            if (failed(rows))
+              return failure();
+            blockMatch = std::move(*rows);
             return success();
           });
       if (failed(refusal))
@@ -132,6 +140,8 @@ void MapReductionsPass::runOnOperation() {
             << (*refusal)->message;
       else if (match)
         rowWork.push_back(std::move(*match));
+      else if (blockMatch)
+        blockWork.push_back(std::move(*blockMatch));
       return;
     }
     SmallVector<Operation *> epilogue;
@@ -154,10 +164,11 @@ void MapReductionsPass::runOnOperation() {
   });
   if (anyFailed)
     return signalPassFailure();
-  if (work.empty() && rowWork.empty())
+  if (work.empty() && rowWork.empty() && blockWork.empty())
     return;
-  Operation *first = !work.empty() ? work.front().loop.getOperation()
-                                   : rowWork.front().outer.getOperation();
+  Operation *first = !work.empty()      ? work.front().loop.getOperation()
+                     : !rowWork.empty() ? rowWork.front().outer.getOperation()
+                                        : blockWork.front().outer.getOperation();
   if (unroll < 0 || unroll > 16) {
     first->emitOpError("cannot be mapped with unroll = ")
         << static_cast<int64_t>(unroll) << ": it must be 1 to 16, or 0 to "
@@ -200,6 +211,10 @@ void MapReductionsPass::runOnOperation() {
   for (RowReduction &row : rowWork) {
     mapRowReduction(rewriter, row, options);
     ++numRowReductionsMapped;
+  }
+  for (BlockRows &rows : blockWork) {
+    mapBlockRows(rewriter, rows, options);
+    ++numBlockRowsMapped;
   }
   if (asksHost)
     declareMaxResidentBlocks(module);

@@ -486,13 +486,13 @@ struct BlockCarrier {
 };
 } // namespace
 
-/// Combines each of `accs` across the block, then opens an `scf.if` on
-/// thread 0 of the block and leaves the insertion point in it. Returns the
-/// block-wide partial results. The all-reduces come first, together: the
-/// CPU emulation runs a kernel in phases split at its last one.
-SmallVector<Partial> reductions::reduceBlockForLeader(
-    RewriterBase &rewriter, Location loc, gpu::LaunchOp launch,
-    ArrayRef<Reduction> reductions, ArrayRef<Partial> accs) {
+/// Combines each of `accs` across the block; every thread gets the
+/// block-wide partial results. The all-reduces come together: the CPU
+/// emulation runs a kernel in phases split at them.
+SmallVector<Partial> reductions::reduceBlock(RewriterBase &rewriter,
+                                             Location loc,
+                                             ArrayRef<Reduction> reductions,
+                                             ArrayRef<Partial> accs) {
   SmallVector<BlockCarrier> carriers;
   SmallVector<Value> packed;
   for (auto [reduction, acc] : llvm::zip_equal(reductions, accs)) {
@@ -505,6 +505,16 @@ SmallVector<Partial> reductions::reduceBlockForLeader(
   SmallVector<Partial> results;
   for (auto [carrier, value] : llvm::zip_equal(carriers, reduced))
     results.push_back(carrier.unpack(rewriter, loc, value));
+  return results;
+}
+
+/// Combines each of `accs` across the block, then opens an `scf.if` on
+/// thread 0 of the block and leaves the insertion point in it. Returns the
+/// block-wide partial results.
+SmallVector<Partial> reductions::reduceBlockForLeader(
+    RewriterBase &rewriter, Location loc, gpu::LaunchOp launch,
+    ArrayRef<Reduction> reductions, ArrayRef<Partial> accs) {
+  SmallVector<Partial> results = reduceBlock(rewriter, loc, reductions, accs);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   Value leader = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                        launch.getThreadIds().x, zero);

@@ -147,6 +147,12 @@ SmallVector<Partial> foldShare(RewriterBase &rewriter, Location loc,
                                Value lanes, int64_t unroll, int64_t vectorBytes,
                                const IRMapping &mapping);
 
+/// Combines each of `accs` across the block; every thread gets the
+/// block-wide partial results.
+SmallVector<Partial> reduceBlock(RewriterBase &rewriter, Location loc,
+                                 ArrayRef<Reduction> reductions,
+                                 ArrayRef<Partial> accs);
+
 /// Combines each of `accs` across the block of `launch`, then opens an
 /// `scf.if` on thread 0 and leaves the insertion point in it. Returns the
 /// block-wide partial results.
@@ -190,15 +196,39 @@ FailureOr<std::optional<RowReduction>> matchRowReduction(scf::ParallelOp outer);
 /// row in the shape matchRowReduction takes once its dimensions are one.
 bool hasRowReductionShape(scf::ParallelOp outer);
 
-/// Replaces `row.outer` by one block (or warp) a row, as `options` say.
 /// Rewrites `loop`, a reduction over several dimensions, into a 1-D one
 /// over its iterations numbered in row-major order (the last dimension
 /// varying fastest), the induction variables recomputed from that number
 /// in the body. Replaces `loop` and returns the new loop.
 scf::ParallelOp linearizeReduction(RewriterBase &rewriter, scf::ParallelOp loop);
 
+/// Replaces `row.outer` by one block (or warp) a row, as `options` say.
 void mapRowReduction(RewriterBase &rewriter, RowReduction &row,
                      const MapReductionsPassOptions &options);
+
+/// A parallel loop whose iterations each run a program of phases over a
+/// row: reductions (1-D scf.parallel with results), loops of independent
+/// iterations (scf.parallel without), code every thread can run (pure, or
+/// only reading memory), and code that writes memory otherwise (stores of
+/// the reduced values, say).
+struct BlockRows {
+  scf::ParallelOp outer;
+  /// The reductions of each nested reduction loop, in program order.
+  SmallVector<std::pair<scf::ParallelOp, SmallVector<Reduction>>> reductions;
+};
+
+/// The block-per-row program `outer` is, if it is one that a thread a row
+/// or matchRowReduction would serve worse: nullopt for a loop that is not;
+/// failure, with an error, for a nested reduction that cannot be mapped.
+FailureOr<std::optional<BlockRows>> matchBlockRows(scf::ParallelOp outer);
+
+/// Replaces `rows.outer` by one block an iteration: the block's threads
+/// share each nested loop, combine each reduction across the block (every
+/// thread gets the result), run the code between on every thread, or on
+/// thread 0 where it writes memory, with a barrier between phases that
+/// share memory.
+void mapBlockRows(RewriterBase &rewriter, BlockRows &rows,
+                  const MapReductionsPassOptions &options);
 
 } // namespace mlir::threadbind::reductions
 

@@ -216,3 +216,236 @@ void reductions::mapRowReduction(RewriterBase &rewriter, RowReduction &row,
   emitRowKernel(rewriter, row, threads, elements, options.vectorBytes);
   rewriter.eraseOp(row.outer);
 }
+
+//===----------------------------------------------------------------------===//
+// A block an outer iteration
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What one op of a block-per-row body does to memory.
+struct PhaseEffects {
+  bool reads = false;
+  bool writes = false;
+};
+} // namespace
+
+/// The memory effects of `op` and what it holds; none for an op whose
+/// effects are unknown.
+static std::optional<PhaseEffects> getPhaseEffects(Operation *op) {
+  PhaseEffects result;
+  WalkResult walk = op->walk([&](Operation *nested) {
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
+    if (!effects)
+      return WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (MemoryEffects::EffectInstance &instance : instances) {
+      if (isa<MemoryEffects::Read>(instance.getEffect()))
+        result.reads = true;
+      else if (isa<MemoryEffects::Write>(instance.getEffect()))
+        result.writes = true;
+      else
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return result;
+}
+
+/// Rows shorter than this leave most of a block idle: a thread a row serves
+/// them better.
+static constexpr int64_t kMinBlockRow = 32;
+
+FailureOr<std::optional<BlockRows>>
+reductions::matchBlockRows(scf::ParallelOp outer) {
+  if (!outer.getInitVals().empty())
+    return std::optional<BlockRows>();
+  int loops = 0, reductionLoops = 0, writers = 0;
+  bool anyLong = false;
+  SmallVector<scf::ParallelOp> reductionLoopOps;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    std::optional<PhaseEffects> effects = getPhaseEffects(&op);
+    if (!effects)
+      return std::optional<BlockRows>();
+    if (auto inner = dyn_cast<scf::ParallelOp>(op)) {
+      // A loop whose loads walk along the rows coalesces with a thread a
+      // row; the block's threads would each read strided.
+      if (walksAcrossRows(outer, inner))
+        return std::optional<BlockRows>();
+      if (!inner.getInitVals().empty()) {
+        if (inner.getNumLoops() != 1 || effects->writes)
+          return std::optional<BlockRows>();
+        reductionLoopOps.push_back(inner);
+        ++reductionLoops;
+      }
+      ++loops;
+      for (unsigned d = 0; d < inner.getNumLoops(); ++d) {
+        std::optional<int64_t> trips = getStaticTripCount(inner, d);
+        anyLong |= !trips || *trips >= kMinBlockRow;
+      }
+      continue;
+    }
+    // Code between the loops runs on every thread, or, where it writes
+    // memory, on thread 0; what thread 0 computes stays its own, so a
+    // writing op must not have results.
+    // Thread 0 alone runs it while the others wait: only a few stores
+    // (a loop or branch that writes stays a thread's own, as the loop
+    // mapping runs it).
+    if (effects->writes) {
+      if (op.getNumResults() != 0 || op.getNumRegions() != 0)
+        return std::optional<BlockRows>();
+      ++writers;
+    }
+  }
+  // One loop and pure code around it is the loop mapping's row-per-block
+  // nest, one reduction and its stores matchRowReduction's.
+  if (loops == 0 || !anyLong ||
+      (reductionLoops == 0 && loops == 1 && writers == 0))
+    return std::optional<BlockRows>();
+  if (failed(verifyMappableBody(outer)))
+    return failure();
+  BlockRows rows{outer, {}};
+  for (scf::ParallelOp inner : reductionLoopOps) {
+    FailureOr<SmallVector<Reduction>> analysed = analyzeReduction(inner);
+    if (failed(analysed))
+      return failure();
+    rows.reductions.push_back({inner, std::move(*analysed)});
+  }
+  return std::optional<BlockRows>(std::move(rows));
+}
+
+/// The iterations of `loop`, numbered in row-major order, shared among the
+/// block's threads: thread t runs t, t + blockDim, ...; its body is cloned
+/// with `mapping`.
+static void emitSharedLoop(RewriterBase &rewriter, gpu::LaunchOp launch,
+                           scf::ParallelOp loop, IRMapping &mapping) {
+  Location loc = loop.getLoc();
+  SmallVector<Value> trips;
+  Value total = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+    trips.push_back(createTripCount(
+        rewriter, loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
+        mapping.lookupOrDefault(loop.getUpperBound()[d]),
+        mapping.lookupOrDefault(loop.getStep()[d])));
+    total = arith::MulIOp::create(rewriter, loc, total, trips.back());
+  }
+  auto forOp = scf::ForOp::create(rewriter, loc, launch.getThreadIds().x,
+                                  total, launch.getBlockSize().x);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(forOp.getBody()->getTerminator());
+  Value linear = forOp.getInductionVar();
+  for (int d = loop.getNumLoops() - 1; d >= 0; --d) {
+    Value index = linear;
+    if (d != 0) {
+      index = arith::RemUIOp::create(rewriter, loc, linear, trips[d]);
+      linear = arith::DivUIOp::create(rewriter, loc, linear, trips[d]);
+    }
+    Value iv = arith::AddIOp::create(
+        rewriter, loc, mapping.lookupOrDefault(loop.getLowerBound()[d]),
+        arith::MulIOp::create(rewriter, loc, index,
+                              mapping.lookupOrDefault(loop.getStep()[d])));
+    mapping.map(loop.getInductionVars()[d], iv);
+  }
+  for (Operation &op : loop.getBody()->without_terminator())
+    rewriter.clone(op, mapping);
+}
+
+void reductions::mapBlockRows(RewriterBase &rewriter, BlockRows &rows,
+                              const MapReductionsPassOptions &options) {
+  scf::ParallelOp outer = rows.outer;
+  Location loc = outer.getLoc();
+  rewriter.setInsertionPoint(outer);
+  // One block an outer iteration, numbered in row-major order.
+  SmallVector<Value> trips;
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned d = 0; d < outer.getNumLoops(); ++d) {
+    trips.push_back(createTripCount(rewriter, loc, outer, d));
+    count = arith::MulIOp::create(rewriter, loc, count, trips.back());
+  }
+  Value threads =
+      arith::ConstantIndexOp::create(rewriter, loc, options.threadsPerBlock);
+  if (options.emitRemarks) {
+    int64_t loops =
+        llvm::range_size(outer.getBody()->getOps<scf::ParallelOp>());
+    outer.emitRemark("one block per outer iteration: ")
+        << static_cast<int64_t>(options.threadsPerBlock)
+        << " threads share each of its " << rows.reductions.size()
+        << " reductions and " << loops - rows.reductions.size()
+        << " other nested loops, each reduced value reaches every thread "
+           "through warp shuffles and shared memory, thread 0 alone runs "
+           "the stores between the loops, and a barrier separates phases "
+           "that share memory";
+  }
+  gpu::LaunchOp launch = createLaunch(rewriter, loc, count, threads);
+  IRMapping mapping;
+  Value linear = launch.getBlockIds().x;
+  for (int d = outer.getNumLoops() - 1; d >= 0; --d) {
+    Value index = linear;
+    if (d != 0) {
+      index = arith::RemUIOp::create(rewriter, loc, linear, trips[d]);
+      linear = arith::DivUIOp::create(rewriter, loc, linear, trips[d]);
+    }
+    mapping.map(outer.getInductionVars()[d],
+                arith::AddIOp::create(
+                    rewriter, loc, outer.getLowerBound()[d],
+                    arith::MulIOp::create(rewriter, loc, index,
+                                          outer.getStep()[d])));
+  }
+  // Whether a thread may have written, or read, memory that another thread
+  // touches next, since the last barrier.
+  bool pendingWrite = false, pendingRead = false;
+  auto barrier = [&] {
+    gpu::BarrierOp::create(rewriter, loc);
+    pendingWrite = pendingRead = false;
+  };
+  int64_t unroll = options.unroll;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    PhaseEffects effects = *getPhaseEffects(&op);
+    auto inner = dyn_cast<scf::ParallelOp>(op);
+    if (inner && !inner.getInitVals().empty()) {
+      if (pendingWrite)
+        barrier();
+      ArrayRef<Reduction> reductions =
+          llvm::find_if(rows.reductions, [&](const auto &entry) {
+            return entry.first == inner;
+          })->second;
+      SmallVector<Partial> accs = foldShare(
+          rewriter, loc, inner, reductions, launch.getThreadIds().x,
+          launch.getBlockSize().x, chooseUnroll(inner, unroll),
+          options.vectorBytes, mapping);
+      SmallVector<Partial> totals = reduceBlock(rewriter, loc, reductions, accs);
+      for (auto [reduction, init, total, result] : llvm::zip_equal(
+               reductions, inner.getInitVals(), totals, inner.getResults()))
+        mapping.map(result, combineInit(rewriter, loc, reduction,
+                                        mapping.lookupOrDefault(init), total));
+      // The all-reduce waits for every thread's share: what they read is
+      // done, and what was written before is seen.
+      pendingWrite = pendingRead = false;
+      continue;
+    }
+    if ((pendingWrite && (effects.reads || effects.writes)) ||
+        (pendingRead && effects.writes))
+      barrier();
+    if (inner) {
+      emitSharedLoop(rewriter, launch, inner, mapping);
+    } else if (effects.writes) {
+      Value leader = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, launch.getThreadIds().x,
+          arith::ConstantIndexOp::create(rewriter, loc, 0));
+      auto ifOp = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      rewriter.clone(op, mapping);
+    } else {
+      rewriter.clone(op, mapping);
+    }
+    pendingWrite |= effects.writes;
+    pendingRead |= effects.reads;
+  }
+  guardOnPositive(rewriter, launch, count);
+  rewriter.eraseOp(outer);
+}

@@ -83,8 +83,15 @@ module attributes {gpu.container_module} {
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
         threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
       %one = arith.constant 1.0 : f32
-      memref.store %one, %a[%tx] : memref<?xf32>
-      gpu.barrier
+      %c0_ = arith.constant 0 : index
+      %c1_ = arith.constant 1 : index
+      %c2_ = arith.constant 2 : index
+      // A barrier in a loop: the host emulation runs phases split at
+      // barriers in the launch body only.
+      scf.for %k = %c0_ to %c2_ step %c1_ {
+        memref.store %one, %a[%tx] : memref<?xf32>
+        gpu.barrier
+      }
       gpu.terminator
     }
     return

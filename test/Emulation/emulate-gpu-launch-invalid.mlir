@@ -7,8 +7,12 @@ func.func @barrier(%out: memref<4xf32>) {
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     memref.store %f, %out[%tx] : memref<4xf32>
-    // expected-error @below {{cannot emulate 'gpu.barrier' on the host: threads run one after another there}}
-    gpu.barrier
+    // A barrier directly in the launch body splits it into phases; one in a
+    // loop would need the loop split too.
+    scf.for %k = %c1 to %c4 step %c1 {
+      // expected-error @below {{cannot emulate 'gpu.barrier' on the host: threads run one after another there}}
+      gpu.barrier
+    }
     gpu.terminator
   }
   return
@@ -63,17 +67,21 @@ func.func @workgroup_memory(%out: memref<4xf32>) {
 
 // -----
 
-// The code before an all-reduce runs twice in the emulation, so it must not
-// write memory.
-func.func @write_before_all_reduce(%out: memref<4xf32>) {
+// Phases run one after another for every thread; only a scalar can wait
+// for the other threads in a buffer, not a thread's stack memory.
+func.func @memref_across_barrier(%out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %one = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    // expected-error @below {{cannot emulate on the host: it may write memory before an all-reduce, and the code before an all-reduce runs twice there}}
-    memref.store %one, %out[%tx] : memref<4xf32>
-    %s = gpu.all_reduce add %one uniform {} : (f32) -> f32
+    // expected-error @below {{cannot emulate on the host: a value of type 'memref<1xf32>' crosses an all-reduce or barrier}}
+    %scratch = memref.alloca() : memref<1xf32>
+    memref.store %one, %scratch[%c0] : memref<1xf32>
+    gpu.barrier
+    %v = memref.load %scratch[%c0] : memref<1xf32>
+    memref.store %v, %out[%tx] : memref<4xf32>
     gpu.terminator
   }
   return

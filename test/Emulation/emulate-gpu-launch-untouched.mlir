@@ -27,8 +27,12 @@ func.func @has_barrier(%out: memref<4xf32>) {
   %f = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    memref.store %f, %out[%tx] : memref<4xf32>
-    gpu.barrier
+    %c0 = arith.constant 0 : index
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      memref.store %f, %out[%tx] : memref<4xf32>
+      gpu.barrier
+    }
     gpu.terminator
   }
   return

@@ -249,16 +249,26 @@ func.func @triangle(%m: memref<?x?xf32>, %out: memref<?xf32>) {
 
 // -----
 
-// A loop whose body does more than reduce and store is the loop mapping's.
-// CHECK-LABEL: func.func @not_rows
-// CHECK: scf.parallel
-// CHECK-NOT: gpu.launch
-func.func @not_rows(%m: memref<?x?xf32>, %out: memref<?xf32>) {
+// A row whose body does more than reduce and store its result (here it
+// also writes the row it reduced) runs a block a row as a program: the
+// all-reduce gives every thread the sum, after which thread 0 alone stores,
+// each store once a row.
+// CHECK-LABEL: func.func @block_rows
+// CHECK: gpu.launch
+// CHECK: gpu.all_reduce
+// CHECK: %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: scf.if %[[LEADER]] {
+// CHECK-NEXT: memref.store
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: memref.store
+// CHECK-NOT: scf.parallel
+func.func @block_rows(%m: memref<?x?xf32>, %out: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0.0 : f32
   %r = memref.dim %m, %c0 : memref<?x?xf32>
   %c = memref.dim %m, %c1 : memref<?x?xf32>
+  // expected-remark @below {{one block per outer iteration: 256 threads share each of its 1 reductions and 0 other nested loops}}
   scf.parallel (%i) = (%c0) to (%r) step (%c1) {
     %s = scf.parallel (%j) = (%c0) to (%c) step (%c1) init (%zero) -> f32 {
       %v = memref.load %m[%i, %j] : memref<?x?xf32>

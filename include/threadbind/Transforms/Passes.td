@@ -221,7 +221,9 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     Statistic<"numReductionsMapped", "reductions-mapped",
               "Number of reduction loops mapped to kernels">,
     Statistic<"numRowReductionsMapped", "row-reductions-mapped",
-              "Number of loops of row reductions mapped a block a row">
+              "Number of loops of row reductions mapped a block a row">,
+    Statistic<"numBlockRowsMapped", "block-rows-mapped",
+              "Number of loops whose iterations each run on a block">
   ];
 }
 

@@ -16,7 +16,7 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
 // RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
 // RUN: diff %t.ref %t.shape
-// BOUND-DAG: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x
+// BOUND-DAG: remark: one block per outer iteration
 // CHECK: A 
 // CHECK: sum 
 // BUNDLE: --entry kernel --shape 0=150x140x160 --shape 1=160x160 --shape 2=150x140x160

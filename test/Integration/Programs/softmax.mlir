@@ -20,7 +20,7 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
 // RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
 // RUN: diff %t.ref %t.shape
-// BOUND-DAG: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x
+// BOUND-DAG: remark: one block per outer iteration
 // CHECK: out 
 // BUNDLE: --entry kernel --shape 0=2048x1024 --shape 1=2048x1024
 

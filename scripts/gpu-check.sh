@@ -23,6 +23,10 @@
 #   - with --fuzz, the fuzz cases stage-gpu.sh kept as bundles
 #     (THREADBIND_STAGE_FUZZ=N), each checked against its CPU reference
 #     under compute-sanitizer memcheck (plainly where it is missing);
+#   - with --corpus, every program of test/Integration/Programs at the size
+#     its BUNDLE lines give, checked against its CPU reference, and the
+#     one-outer-loop softmax (bench/softmax) timed against torch.softmax at
+#     4096x4096 in the same run;
 #   - with --reductions, every combiner and type of the reduction mapping
 #     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33,
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
@@ -39,7 +43,7 @@
 set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
-BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0 FUZZ=0
+BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0 FUZZ=0 CORPUS=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
@@ -48,9 +52,10 @@ for arg in "$@"; do
   --reductions) REDUCTIONS=1 ;;
   --python) PYTHON=1 ;;
   --fuzz) FUZZ=1 ;;
+  --corpus) CORPUS=1 ;;
   *)
     echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" \
-      "[--python] [--fuzz]" >&2
+      "[--python] [--fuzz] [--corpus]" >&2
     exit 2
     ;;
   esac
@@ -180,6 +185,29 @@ if ((SANITIZE)); then
   else
     echo "compute-sanitizer not found: memcheck skipped"
   fi
+fi
+
+if ((CORPUS)); then
+  # The reference sums in loop order, the GPU in a tree: sums of thousands
+  # of random f32 values with cancellation differ in the 4th digit, so the
+  # check takes 1e-3. Kernels that need well-conditioned data (lu without
+  # pivoting, cholesky, triangular solves, durbin, floyd-warshall's
+  # non-negative weights) diverge on random inputs on any machine; the
+  # results page says which.
+  echo "corpus programs against their CPU references"
+  while read -r line; do
+    eval "set -- $line"
+    run "corpus-${1%.so}" "$STAGE/corpus/$1" "${@:2}" --check \
+      --rtol 1e-3 --atol 1e-3
+  done <"$STAGE/corpus/commands.txt"
+  # The same GPU, one after the other: ThreadBind's block-a-row softmax
+  # and torch.softmax.
+  run softmax-bench "$STAGE/corpus/softmax-bench.so" --entry softmax \
+    --size 4096,4096 --check --bench 50
+  run softmax-bench-again "$STAGE/corpus/softmax-bench.so" --entry softmax \
+    --size 4096,4096 --bench 50
+  tagged softmax-torch python3 "$STAGE/corpus/compare_torch_softmax.py"
+  tagged softmax-torch-again python3 "$STAGE/corpus/compare_torch_softmax.py"
 fi
 
 if ((FUZZ)); then

@@ -118,6 +118,28 @@ if [[ -n ${THREADBIND_STAGE_FUZZ:-} ]]; then
     --bundle-dir "$STAGE/fuzz" --out "$STAGE/fuzz-failures" | tail -1
   rm -f "$STAGE"/fuzz/*.mlir "$STAGE"/fuzz/*.ptx "$STAGE"/fuzz/*.cubin
 fi
+echo "==> corpus"
+# The programs of test/Integration/Programs, each with the threadbind-run
+# arguments of its "// BUNDLE:" lines (one run a line); the affine forms go
+# through upstream's parallelizer first, as their tests do. And the softmax
+# benchmark, timed against torch.softmax.
+mkdir -p "$STAGE/corpus"
+: >"$STAGE/corpus/commands.txt"
+for program in "$THREADBIND_ROOT"/test/Integration/Programs/*.mlir; do
+  name=$(basename "$program" .mlir)
+  grep -q '^// BUNDLE: ' "$program" || continue
+  source=$program
+  if [[ $name == *-affine ]]; then
+    source=$STAGE/corpus/$name.parallel.mlir
+    threadbind-opt "$program" -affine-parallelize="parallel-reductions=1" \
+      -o "$source"
+  fi
+  compile "$source" "$STAGE/corpus/$name.so"
+  rm -f "$STAGE/corpus/$name.parallel.mlir"
+  sed -n "s|^// BUNDLE: |$name.so |p" "$program" >>"$STAGE/corpus/commands.txt"
+done
+compile "$THREADBIND_ROOT/bench/softmax/softmax.mlir" "$STAGE/corpus/softmax-bench.so"
+cp "$THREADBIND_ROOT/bench/softmax/compare_torch_softmax.py" "$STAGE/corpus/"
 echo "==> python"
 # The package, its tests and the example, with programs compiled here
 # (threadbind.compile(..., output_dir=...)) for a machine without the

@@ -4,6 +4,7 @@
 // Checked in CPU emulation against the original under the default
 // options, a cover grid with 64-thread blocks, and an explicit block shape.
 // REQUIRES: mlir-runner
+// BUNDLE: --entry kernel --shape 0=4096x4096 --shape 1=4096 --shape 2=4096 --shape 3=4096 --shape 4=4096
 
 // RUN: threadbind-opt %s -convert-linalg-to-loops %lower_to_cpu | %run_cpu > %t.ref
 // RUN: FileCheck %s < %t.ref

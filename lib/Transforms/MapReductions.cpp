@@ -13,6 +13,7 @@
 
 #include "Reductions.h"
 
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
@@ -46,6 +47,37 @@ struct MapReductionsPass
 };
 
 } // namespace
+
+/// Makes `loop`'s results reach code its kernel cannot take (a use in
+/// another block, an op that touches memory): each result is stored right
+/// after the loop, where the reduction's kernel stores it, to a
+/// one-element device buffer, and read back to the host, whose copy takes
+/// every other use. The host code that then uses it runs as it can (in
+/// kernels of its own where it touches memory).
+static void readResultsBack(RewriterBase &rewriter, scf::ParallelOp loop) {
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> buffers;
+  for (Value result : loop.getResults())
+    buffers.push_back(createDeviceAlloc(
+        rewriter, loc, MemRefType::get({1}, result.getType())));
+  rewriter.setInsertionPointAfter(loop);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  llvm::SmallPtrSet<Operation *, 4> stores;
+  for (auto [result, buffer] : llvm::zip_equal(loop.getResults(), buffers))
+    stores.insert(memref::StoreOp::create(rewriter, loc, result, buffer, zero));
+  for (auto [result, buffer] : llvm::zip_equal(loop.getResults(), buffers)) {
+    auto host = memref::AllocaOp::create(
+        rewriter, loc, MemRefType::get({1}, result.getType()));
+    setHostReadback(host);
+    createDeviceCopy(rewriter, loc, host, buffer);
+    Value read = memref::LoadOp::create(rewriter, loc, host, zero);
+    createDeviceDealloc(rewriter, loc, buffer);
+    rewriter.replaceUsesWithIf(result, read, [&](OpOperand &use) {
+      return !stores.contains(use.getOwner());
+    });
+  }
+}
 
 /// Calls `fn` on every scf.parallel of `module` that no other one and no
 /// kernel encloses.
@@ -149,8 +181,19 @@ void MapReductionsPass::runOnOperation() {
     FailureOr<std::optional<Refusal>> refusal =
         checkWithFallback(loop, sequentialFallback, [&]() -> LogicalResult {
           FailureOr<SmallVector<Reduction>> analysed = analyzeReduction(loop);
-          if (failed(analysed) ||
-              failed(collectEpilogue(loop, epilogue, /*report=*/true)))
+          if (failed(analysed))
+            return failure();
+          // Results that code after the loop needs where the kernel cannot
+          // take that code come back to the host.
+          if (failed(collectEpilogue(loop, epilogue, /*report=*/false))) {
+            if (emitRemarks)
+              loop.emitRemark("the reduced values come back to the host: "
+                              "code the reduction's kernel cannot take "
+                              "uses them");
+            readResultsBack(rewriter, loop);
+            ++numResultsReadBack;
+          }
+          if (failed(collectEpilogue(loop, epilogue, /*report=*/true)))
             return failure();
           reductions = std::move(*analysed);
           return success();

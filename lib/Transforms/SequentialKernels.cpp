@@ -56,7 +56,8 @@ template <typename... OpTys> static bool holds(Operation *op) {
 static bool holdsLaunch(Operation *op) { return holds<gpu::LaunchOp>(op); }
 
 /// Whether `op`, or an op nested in it, reads or writes the data of a
-/// memref (allocating and freeing one do not count).
+/// memref in device memory (allocating and freeing one do not count, nor
+/// reading a value read back to the host).
 static bool touchesMemrefData(Operation *op) {
   return op
       ->walk([](Operation *nested) {
@@ -70,6 +71,10 @@ static bool touchesMemrefData(Operation *op) {
                   instance.getEffect()))
             continue;
           Value value = instance.getValue();
+          // A value read back from the device lives in host memory.
+          if (value && value.getDefiningOp() &&
+              isHostReadback(value.getDefiningOp()))
+            continue;
           bool onMemref =
               value ? isa<BaseMemRefType>(value.getType())
                     : llvm::any_of(nested->getOperandTypes(),

@@ -65,27 +65,6 @@ func.func @bf16(%x: memref<?xbf16>, %out: memref<1xbf16>) {
 
 // -----
 
-func.func @in_between(%x: memref<?xf32>, %out: memref<1xf32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?xf32>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f32 {
-    %v = memref.load %x[%i] : memref<?xf32>
-    scf.reduce(%v : f32) {
-    ^bb0(%a: f32, %b: f32):
-      %r = arith.addf %a, %b : f32
-      scf.reduce.return %r : f32
-    }
-  }
-  // expected-error @below {{'memref.store' op touches memory between a reduction and the use of its result, which the reduction's kernel makes}}
-  memref.store %zero, %x[%c0] : memref<?xf32>
-  memref.store %s, %out[%c0] : memref<1xf32>
-  return
-}
-
-// -----
-
 func.func @device_call(%x: memref<?xf32>, %out: memref<1xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -105,27 +84,3 @@ func.func @device_call(%x: memref<?xf32>, %out: memref<1xf32>) {
 }
 func.func private @value(index) -> f32
 
-// -----
-
-// A result passed on by scf.yield leaves the block the kernel would
-// replace: refused at the yield (it once went into the kernel).
-func.func @yielded(%x: memref<?xf32>, %out: memref<1xf32>, %t: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
-  %n = memref.dim %x, %c0 : memref<?xf32>
-  %s = scf.for %k = %c0 to %t step %c1 iter_args(%acc = %zero) -> f32 {
-    %r = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%acc) -> f32 {
-      %v = memref.load %x[%i] : memref<?xf32>
-      scf.reduce(%v : f32) {
-      ^bb0(%a: f32, %b: f32):
-        %m = arith.maximumf %a, %b : f32
-        scf.reduce.return %m : f32
-      }
-    }
-    // expected-error @below {{'scf.yield' op uses a reduction result; threadbind-map-reductions moves the pure ops and memref.stores that follow a reduction into its kernel, and this is neither}}
-    scf.yield %r : f32
-  }
-  memref.store %s, %out[%c0] : memref<1xf32>
-  return
-}

@@ -171,10 +171,32 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     f16, f32 and i32. A region has no identity to start from, so each
     partial value carries a flag saying whether it holds anything, and the
     block combine moves value and flag together in one 64-bit shuffle;
-    f16 values travel as 32 bits. Several results in one loop. Every use
-    of a result must be a `memref.store` of it after the loop in the same
-    block, with nothing in between that touches memory. Anything else is an
-    error at the offending op, and the module is left as it was.
+    f16 values travel as 32 bits. Several results in one loop.
+
+    Results that code the second kernel cannot take uses (a use in another
+    block such as a later loop or a host loop's `scf.yield`, a value
+    combined with one loaded after the loop, memory touched before the
+    result is stored) come back to the host: the kernel stores each to a
+    one-element device buffer, which is copied to a host buffer marked
+    `threadbind.host_readback` that the host code reads (with `remarks`, a
+    remark says so).
+
+    A parallel loop whose iterations each run a program over a row runs one
+    block per iteration: its body may hold several 1-D reductions (each
+    folded by the block's threads and combined across the block, every
+    thread getting the result), nested loops without reductions (their
+    iterations shared among the block's threads), code every thread can run
+    (pure, or only reading memory), and plain stores (run by thread 0), with
+    a `gpu.barrier` between phases that share memory. It takes such a loop
+    when it has a reduction, two nested loops, or a store besides a loop,
+    unless a nested loop reads memory along the rows (a thread a row
+    coalesces then), every nested loop is shorter than 32, or a loop or
+    branch between them writes memory (thread 0 alone would run it).
+    Softmax and layernorm rows and PolyBench's doitgen take this mapping.
+
+    A reduction that cannot be mapped is an error at the offending op, and
+    the module is left as it was (with the pipelines' sequential fallback,
+    a warning, and the loop runs on one thread).
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
@@ -223,7 +245,9 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     Statistic<"numRowReductionsMapped", "row-reductions-mapped",
               "Number of loops of row reductions mapped a block a row">,
     Statistic<"numBlockRowsMapped", "block-rows-mapped",
-              "Number of loops whose iterations each run on a block">
+              "Number of loops whose iterations each run on a block">,
+    Statistic<"numResultsReadBack", "results-read-back",
+              "Number of reductions whose results come back to the host">
   ];
 }
 

@@ -81,6 +81,10 @@ func.func @kernel(%ex: memref<?x?xf32>, %ey: memref<?x?xf32>, %hz: memref<?x?xf3
 }
 
 func.func @main() {
+  // The checksums fold in loop order (a store each iteration keeps a
+  // loop sequential): the mapped program may reassociate float sums,
+  // which would show in the printed digits.
+  %order = memref.alloca() : memref<f32>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %nx = arith.constant 37 : index
@@ -166,8 +170,10 @@ func.func @main() {
       %wf = arith.sitofp %wi : i32 to f32
       %prod = arith.mulf %ex_ld, %wf : f32
       %sum = arith.addf %ex_c1, %prod : f32
+      memref.store %sum, %order[] : memref<f32>
       scf.yield %sum : f32
     }
+    memref.store %ex_a1, %order[] : memref<f32>
     scf.yield %ex_a1 : f32
   }
   vector.print str "ex "
@@ -188,8 +194,10 @@ func.func @main() {
       %wf = arith.sitofp %wi : i32 to f32
       %prod = arith.mulf %ey_ld, %wf : f32
       %sum = arith.addf %ey_c1, %prod : f32
+      memref.store %sum, %order[] : memref<f32>
       scf.yield %sum : f32
     }
+    memref.store %ey_a1, %order[] : memref<f32>
     scf.yield %ey_a1 : f32
   }
   vector.print str "ey "
@@ -210,8 +218,10 @@ func.func @main() {
       %wf = arith.sitofp %wi : i32 to f32
       %prod = arith.mulf %hz_ld, %wf : f32
       %sum = arith.addf %hz_c1, %prod : f32
+      memref.store %sum, %order[] : memref<f32>
       scf.yield %sum : f32
     }
+    memref.store %hz_a1, %order[] : memref<f32>
     scf.yield %hz_a1 : f32
   }
   vector.print str "hz "

@@ -68,6 +68,10 @@ func.func @kernel(%A: memref<?x?xf32>, %R: memref<?x?xf32>, %Q: memref<?x?xf32>)
 }
 
 func.func @main() {
+  // The checksums fold in loop order (a store each iteration keeps a
+  // loop sequential): the mapped program may reassociate float sums,
+  // which would show in the printed digits.
+  %order = memref.alloca() : memref<f32>
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %m = arith.constant 37 : index
@@ -142,8 +146,10 @@ func.func @main() {
     %wf = arith.sitofp %wi : i32 to f32
     %prod = arith.mulf %v, %wf : f32
     %sum = arith.addf %a, %prod : f32
+    memref.store %sum, %order[] : memref<f32>
     scf.yield %sum : f32
   }
+   memref.store %r, %order[] : memref<f32>
    scf.yield %r : f32
   }
   %A_scale = arith.constant 1000.0 : f32
@@ -164,8 +170,10 @@ func.func @main() {
     %wf = arith.sitofp %wi : i32 to f32
     %prod = arith.mulf %v, %wf : f32
     %sum = arith.addf %a, %prod : f32
+    memref.store %sum, %order[] : memref<f32>
     scf.yield %sum : f32
   }
+   memref.store %r, %order[] : memref<f32>
    scf.yield %r : f32
   }
   %R_scale = arith.constant 1000.0 : f32
@@ -186,8 +194,10 @@ func.func @main() {
     %wf = arith.sitofp %wi : i32 to f32
     %prod = arith.mulf %v, %wf : f32
     %sum = arith.addf %a, %prod : f32
+    memref.store %sum, %order[] : memref<f32>
     scf.yield %sum : f32
   }
+   memref.store %r, %order[] : memref<f32>
    scf.yield %r : f32
   }
   %Q_scale = arith.constant 1000.0 : f32

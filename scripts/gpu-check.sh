@@ -192,11 +192,16 @@ if ((CORPUS)); then
   # of random f32 values with cancellation differ in the 4th digit, so the
   # check takes 1e-3. Kernels that need well-conditioned data (lu without
   # pivoting, cholesky, triangular solves, durbin, floyd-warshall's
-  # non-negative weights) diverge on random inputs on any machine; the
-  # results page says which.
+  # non-negative weights) get it from .npy files scripts/corpus-inputs.py
+  # writes here, for the "--input I=@KIND" of their BUNDLE lines.
   echo "corpus programs against their CPU references"
   while read -r line; do
     eval "set -- $line"
+    if [[ $line == *=@* ]]; then
+      # shellcheck disable=SC2046
+      set -- "$1" $(python3 "$STAGE/scripts/corpus-inputs.py" \
+        "$STAGE/corpus" "${1%.so}" "${@:2}")
+    fi
     run "corpus-${1%.so}" "$STAGE/corpus/$1" "${@:2}" --check \
       --rtol 1e-3 --atol 1e-3
   done <"$STAGE/corpus/commands.txt"

@@ -140,6 +140,9 @@ for program in "$THREADBIND_ROOT"/test/Integration/Programs/*.mlir; do
 done
 compile "$THREADBIND_ROOT/bench/softmax/softmax.mlir" "$STAGE/corpus/softmax-bench.so"
 cp "$THREADBIND_ROOT/bench/softmax/compare_torch_softmax.py" "$STAGE/corpus/"
+# Inputs some programs need well-conditioned ("--input I=@KIND") are made
+# on the GPU machine, which has NumPy, rather than carried there.
+cp "$THREADBIND_ROOT/scripts/corpus-inputs.py" "$STAGE/scripts/"
 echo "==> python"
 # The package, its tests and the example, with programs compiled here
 # (threadbind.compile(..., output_dir=...)) for a machine without the

@@ -19,7 +19,7 @@
 // BOUND-DAG: remark: bound to gpu.launch
 // BOUND-DAG: remark: runs on one GPU thread
 // CHECK: A 
-// BUNDLE: --entry kernel --shape 0=1024x1024
+// BUNDLE: --entry kernel --shape 0=1024x1024 --input 0=@spd
 
 func.func @kernel(%A: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index

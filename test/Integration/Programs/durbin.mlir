@@ -19,7 +19,7 @@
 // BOUND-DAG: remark: runs on one GPU thread
 // BOUND-DAG: remark: bound to gpu.launch
 // CHECK: y 
-// BUNDLE: --entry kernel --shape 0=4096 --shape 1=4096
+// BUNDLE: --entry kernel --shape 0=4096 --shape 1=4096 --input 0=@harmonic
 
 func.func @kernel(%r: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index

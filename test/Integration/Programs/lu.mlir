@@ -18,7 +18,7 @@
 // RUN: diff %t.ref %t.shape
 // BOUND-DAG: remark: bound to gpu.launch
 // CHECK: A 
-// BUNDLE: --entry kernel --shape 0=1024x1024
+// BUNDLE: --entry kernel --shape 0=1024x1024 --input 0=@diagdom
 
 func.func @kernel(%A: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index

@@ -21,7 +21,7 @@
 // CHECK: A 
 // CHECK: y 
 // CHECK: x 
-// BUNDLE: --entry kernel --shape 0=1024x1024 --shape 1=1024 --shape 2=1024 --shape 3=1024
+// BUNDLE: --entry kernel --shape 0=1024x1024 --shape 1=1024 --shape 2=1024 --shape 3=1024 --input 0=@diagdom
 
 func.func @kernel(%A: memref<?x?xf32>, %b: memref<?xf32>, %x: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index

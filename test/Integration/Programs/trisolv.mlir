@@ -18,7 +18,7 @@
 // RUN: diff %t.ref %t.shape
 // BOUND-DAG: remark: runs on one GPU thread
 // CHECK: x 
-// BUNDLE: --entry kernel --shape 0=2048x2048 --shape 1=2048 --shape 2=2048
+// BUNDLE: --entry kernel --shape 0=2048x2048 --shape 1=2048 --shape 2=2048 --input 0=@diagdom
 
 func.func @kernel(%L: memref<?x?xf32>, %b: memref<?xf32>, %x: memref<?xf32>) {
   %c0 = arith.constant 0 : index

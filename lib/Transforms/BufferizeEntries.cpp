@@ -33,9 +33,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/Attributes.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
@@ -45,7 +45,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -64,14 +63,6 @@ using namespace mlir::threadbind;
 /// placed on a thread's stack, counting every element as the widest scalar.
 static constexpr int64_t kMaxScratchBytes = 1024;
 static constexpr int64_t kMaxScalarBytes = 8;
-
-/// Whether code in `block` runs in the body of a parallel loop.
-static bool isInParallelLoop(Block *block) {
-  for (Operation *op = block->getParentOp(); op; op = op->getParentOp())
-    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op))
-      return true;
-  return false;
-}
 
 /// Whether any host op, or any function signature, holds a tensor.
 static bool holdsTensors(ModuleOp module) {

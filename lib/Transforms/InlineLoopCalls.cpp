@@ -11,11 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -32,15 +31,6 @@ using namespace mlir::threadbind;
 
 /// Calls inlined into calls inlined, at most.
 static constexpr int kMaxDepth = 16;
-
-/// Whether `op` is in the body of a parallel loop that the mapping binds.
-static bool isInParallelLoop(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(parent))
-      return true;
-  return false;
-}
 
 /// Which functions can reach themselves through their calls: inlining one
 /// would bring a call to it back in at every level.
@@ -96,7 +86,7 @@ struct InlineLoopCallsPass
         if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
           return WalkResult::skip();
         if (auto call = dyn_cast<CallOpInterface>(op);
-            call && isInParallelLoop(op))
+            call && isInParallelLoop(op->getBlock()))
           calls.push_back(call);
         return WalkResult::advance();
       });

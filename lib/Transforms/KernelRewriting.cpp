@@ -6,6 +6,7 @@
 
 #include "threadbind/Transforms/KernelRewriting.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -83,6 +84,13 @@ Operation *threadbind::getEnclosingKernel(Operation *op) {
   if (auto launch = op->getParentOfType<gpu::LaunchOp>())
     return launch;
   return op->getParentOfType<gpu::GPUFuncOp>();
+}
+
+bool threadbind::isInParallelLoop(Block *block) {
+  for (Operation *op = block->getParentOp(); op; op = op->getParentOp())
+    if (isa<scf::ParallelOp, scf::ForallOp, affine::AffineParallelOp>(op))
+      return true;
+  return false;
 }
 
 void threadbind::inlineIfSide(RewriterBase &rewriter, scf::IfOp ifOp,

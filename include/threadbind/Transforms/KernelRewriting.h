@@ -47,6 +47,10 @@ void guardOnPositive(RewriterBase &rewriter, Operation *op, Value count);
 /// code.
 Operation *getEnclosingKernel(Operation *op);
 
+/// Whether code in `block` runs in the body of a parallel loop (an
+/// scf.parallel, scf.forall or affine.parallel around it).
+bool isInParallelLoop(Block *block);
+
 /// Replaces `ifOp` by the operations of one of its sides, its results by
 /// what that side yields. The missing else side of an if without results
 /// is nothing: the if is erased.

@@ -6,6 +6,8 @@
 
 #include "threadbind/Transforms/KernelRewriting.h"
 
+#include "threadbind/Transforms/Attributes.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -84,6 +86,18 @@ Operation *threadbind::getEnclosingKernel(Operation *op) {
   if (auto launch = op->getParentOfType<gpu::LaunchOp>())
     return launch;
   return op->getParentOfType<gpu::GPUFuncOp>();
+}
+
+Value threadbind::createHostReadback(OpBuilder &builder, Location loc,
+                                     Value buffer) {
+  auto host = memref::AllocaOp::create(
+      builder, loc, cast<MemRefType>(buffer.getType()));
+  setHostReadback(host);
+  createDeviceCopy(builder, loc, host, buffer);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value read = memref::LoadOp::create(builder, loc, host, zero);
+  createDeviceDealloc(builder, loc, buffer);
+  return read;
 }
 
 bool threadbind::isInParallelLoop(Block *block) {

@@ -13,7 +13,6 @@
 
 #include "Reductions.h"
 
-#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
@@ -67,12 +66,7 @@ static void readResultsBack(RewriterBase &rewriter, scf::ParallelOp loop) {
   for (auto [result, buffer] : llvm::zip_equal(loop.getResults(), buffers))
     stores.insert(memref::StoreOp::create(rewriter, loc, result, buffer, zero));
   for (auto [result, buffer] : llvm::zip_equal(loop.getResults(), buffers)) {
-    auto host = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({1}, result.getType()));
-    setHostReadback(host);
-    createDeviceCopy(rewriter, loc, host, buffer);
-    Value read = memref::LoadOp::create(rewriter, loc, host, zero);
-    createDeviceDealloc(rewriter, loc, buffer);
+    Value read = createHostReadback(rewriter, loc, buffer);
     rewriter.replaceUsesWithIf(result, read, [&](OpOperand &use) {
       return !stores.contains(use.getOwner());
     });

@@ -281,14 +281,8 @@ void SequentialKernelsPass::wrap(IRRewriter &rewriter,
     memref::StoreOp::create(rewriter, loc, value, buffer, zero);
 
   rewriter.setInsertionPointAfter(launch);
-  Value hostZero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   for (auto [value, buffer] : llvm::zip_equal(escaping, scratch)) {
-    auto host = memref::AllocaOp::create(
-        rewriter, loc, MemRefType::get({1}, value.getType()));
-    setHostReadback(host);
-    createDeviceCopy(rewriter, loc, host, buffer);
-    Value read = memref::LoadOp::create(rewriter, loc, host, hostZero);
-    createDeviceDealloc(rewriter, loc, buffer);
+    Value read = createHostReadback(rewriter, loc, buffer);
     rewriter.replaceUsesWithIf(value, read, [&](OpOperand &use) {
       return !launch->isAncestor(use.getOwner());
     });

@@ -30,6 +30,10 @@ Value createDeviceAlloc(OpBuilder &builder, Location loc, MemRefType type,
 void createDeviceDealloc(OpBuilder &builder, Location loc, Value memref);
 /// Copies `src` to `dst`, either of them device or host memory.
 void createDeviceCopy(OpBuilder &builder, Location loc, Value dst, Value src);
+/// The one element of `buffer`, a memref<1xT> in device memory, read back
+/// to the host through a host buffer marked threadbind.host_readback;
+/// `buffer` is freed after.
+Value createHostReadback(OpBuilder &builder, Location loc, Value buffer);
 
 /// Creates a gpu.launch of `grid` blocks of `block` threads (x, y, z) with
 /// its terminator, and leaves the insertion point before the terminator.

@@ -61,9 +61,9 @@ func.func @main() {
   %A = memref.alloc(%m, %n) : memref<?x?xf32>
     scf.for %A_i0 = %c0 to %m step %c1 {
       scf.for %A_i1 = %c0 to %n step %c1 {
-        %A_w0 = arith.constant 3 : index
+        %A_w0 = arith.constant 7 : index
         %A_p0 = arith.muli %A_i0, %A_w0 : index
-        %A_w1 = arith.constant 5 : index
+        %A_w1 = arith.constant 11 : index
         %A_p1 = arith.muli %A_i1, %A_w1 : index
         %A_s1 = arith.addi %A_p0, %A_p1 : index
         %A_m = arith.constant 5 : index
@@ -77,7 +77,7 @@ func.func @main() {
     }
   %x = memref.alloc(%n) : memref<?xf32>
     scf.for %x_i0 = %c0 to %n step %c1 {
-      %x_w0 = arith.constant 3 : index
+      %x_w0 = arith.constant 7 : index
       %x_p0 = arith.muli %x_i0, %x_w0 : index
       %x_m = arith.constant 4 : index
       %x_r = arith.remui %x_p0, %x_m : index
@@ -89,7 +89,7 @@ func.func @main() {
     }
   %tmp = memref.alloc(%m) : memref<?xf32>
     scf.for %tmp_i0 = %c0 to %m step %c1 {
-      %tmp_w0 = arith.constant 3 : index
+      %tmp_w0 = arith.constant 7 : index
       %tmp_p0 = arith.muli %tmp_i0, %tmp_w0 : index
       %tmp_m = arith.constant 3 : index
       %tmp_r = arith.remui %tmp_p0, %tmp_m : index
@@ -101,7 +101,7 @@ func.func @main() {
     }
   %y = memref.alloc(%n) : memref<?xf32>
     scf.for %y_i0 = %c0 to %n step %c1 {
-      %y_w0 = arith.constant 3 : index
+      %y_w0 = arith.constant 7 : index
       %y_p0 = arith.muli %y_i0, %y_w0 : index
       %y_m = arith.constant 3 : index
       %y_r = arith.remui %y_p0, %y_m : index

@@ -51,9 +51,9 @@ func.func @main() {
   %A = memref.alloc(%m, %n) : memref<?x?xf32>
     scf.for %A_i0 = %c0 to %m step %c1 {
       scf.for %A_i1 = %c0 to %n step %c1 {
-        %A_w0 = arith.constant 3 : index
+        %A_w0 = arith.constant 7 : index
         %A_p0 = arith.muli %A_i0, %A_w0 : index
-        %A_w1 = arith.constant 5 : index
+        %A_w1 = arith.constant 11 : index
         %A_p1 = arith.muli %A_i1, %A_w1 : index
         %A_s1 = arith.addi %A_p0, %A_p1 : index
         %A_m = arith.constant 5 : index
@@ -67,7 +67,7 @@ func.func @main() {
     }
   %r = memref.alloc(%m) : memref<?xf32>
     scf.for %r_i0 = %c0 to %m step %c1 {
-      %r_w0 = arith.constant 3 : index
+      %r_w0 = arith.constant 7 : index
       %r_p0 = arith.muli %r_i0, %r_w0 : index
       %r_m = arith.constant 4 : index
       %r_r = arith.remui %r_p0, %r_m : index
@@ -79,7 +79,7 @@ func.func @main() {
     }
   %p = memref.alloc(%n) : memref<?xf32>
     scf.for %p_i0 = %c0 to %n step %c1 {
-      %p_w0 = arith.constant 3 : index
+      %p_w0 = arith.constant 7 : index
       %p_p0 = arith.muli %p_i0, %p_w0 : index
       %p_m = arith.constant 3 : index
       %p_r = arith.remui %p_p0, %p_m : index
@@ -91,7 +91,7 @@ func.func @main() {
     }
   %s = memref.alloc(%n) : memref<?xf32>
     scf.for %s_i0 = %c0 to %n step %c1 {
-      %s_w0 = arith.constant 3 : index
+      %s_w0 = arith.constant 7 : index
       %s_p0 = arith.muli %s_i0, %s_w0 : index
       %s_m = arith.constant 3 : index
       %s_r = arith.remui %s_p0, %s_m : index
@@ -103,7 +103,7 @@ func.func @main() {
     }
   %q = memref.alloc(%m) : memref<?xf32>
     scf.for %q_i0 = %c0 to %m step %c1 {
-      %q_w0 = arith.constant 3 : index
+      %q_w0 = arith.constant 7 : index
       %q_p0 = arith.muli %q_i0, %q_w0 : index
       %q_m = arith.constant 3 : index
       %q_r = arith.remui %q_p0, %q_m : index

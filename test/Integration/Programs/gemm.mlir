@@ -67,9 +67,9 @@ func.func @main() {
   %A = memref.alloc(%ni, %nk) : memref<?x?xf32>
     scf.for %A_i0 = %c0 to %ni step %c1 {
       scf.for %A_i1 = %c0 to %nk step %c1 {
-        %A_w0 = arith.constant 3 : index
+        %A_w0 = arith.constant 7 : index
         %A_p0 = arith.muli %A_i0, %A_w0 : index
-        %A_w1 = arith.constant 5 : index
+        %A_w1 = arith.constant 11 : index
         %A_p1 = arith.muli %A_i1, %A_w1 : index
         %A_s1 = arith.addi %A_p0, %A_p1 : index
         %A_m = arith.constant 5 : index
@@ -84,9 +84,9 @@ func.func @main() {
   %B = memref.alloc(%nk, %nj) : memref<?x?xf32>
     scf.for %B_i0 = %c0 to %nk step %c1 {
       scf.for %B_i1 = %c0 to %nj step %c1 {
-        %B_w0 = arith.constant 3 : index
+        %B_w0 = arith.constant 7 : index
         %B_p0 = arith.muli %B_i0, %B_w0 : index
-        %B_w1 = arith.constant 5 : index
+        %B_w1 = arith.constant 11 : index
         %B_p1 = arith.muli %B_i1, %B_w1 : index
         %B_s1 = arith.addi %B_p0, %B_p1 : index
         %B_m = arith.constant 3 : index
@@ -101,9 +101,9 @@ func.func @main() {
   %C = memref.alloc(%ni, %nj) : memref<?x?xf32>
     scf.for %C_i0 = %c0 to %ni step %c1 {
       scf.for %C_i1 = %c0 to %nj step %c1 {
-        %C_w0 = arith.constant 3 : index
+        %C_w0 = arith.constant 7 : index
         %C_p0 = arith.muli %C_i0, %C_w0 : index
-        %C_w1 = arith.constant 5 : index
+        %C_w1 = arith.constant 11 : index
         %C_p1 = arith.muli %C_i1, %C_w1 : index
         %C_s1 = arith.addi %C_p0, %C_p1 : index
         %C_m = arith.constant 4 : index
@@ -117,7 +117,7 @@ func.func @main() {
     }
   %out = memref.alloc(%nout) : memref<?xf32>
     scf.for %out_i0 = %c0 to %nout step %c1 {
-      %out_w0 = arith.constant 3 : index
+      %out_w0 = arith.constant 7 : index
       %out_p0 = arith.muli %out_i0, %out_w0 : index
       %out_m = arith.constant 3 : index
       %out_r = arith.remui %out_p0, %out_m : index

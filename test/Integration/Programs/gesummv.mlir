@@ -53,9 +53,9 @@ func.func @main() {
   %A = memref.alloc(%n, %n) : memref<?x?xf32>
     scf.for %A_i0 = %c0 to %n step %c1 {
       scf.for %A_i1 = %c0 to %n step %c1 {
-        %A_w0 = arith.constant 3 : index
+        %A_w0 = arith.constant 7 : index
         %A_p0 = arith.muli %A_i0, %A_w0 : index
-        %A_w1 = arith.constant 5 : index
+        %A_w1 = arith.constant 11 : index
         %A_p1 = arith.muli %A_i1, %A_w1 : index
         %A_s1 = arith.addi %A_p0, %A_p1 : index
         %A_m = arith.constant 5 : index
@@ -70,9 +70,9 @@ func.func @main() {
   %B = memref.alloc(%n, %n) : memref<?x?xf32>
     scf.for %B_i0 = %c0 to %n step %c1 {
       scf.for %B_i1 = %c0 to %n step %c1 {
-        %B_w0 = arith.constant 3 : index
+        %B_w0 = arith.constant 7 : index
         %B_p0 = arith.muli %B_i0, %B_w0 : index
-        %B_w1 = arith.constant 5 : index
+        %B_w1 = arith.constant 11 : index
         %B_p1 = arith.muli %B_i1, %B_w1 : index
         %B_s1 = arith.addi %B_p0, %B_p1 : index
         %B_m = arith.constant 3 : index
@@ -86,7 +86,7 @@ func.func @main() {
     }
   %x = memref.alloc(%n) : memref<?xf32>
     scf.for %x_i0 = %c0 to %n step %c1 {
-      %x_w0 = arith.constant 3 : index
+      %x_w0 = arith.constant 7 : index
       %x_p0 = arith.muli %x_i0, %x_w0 : index
       %x_m = arith.constant 4 : index
       %x_r = arith.remui %x_p0, %x_m : index
@@ -98,7 +98,7 @@ func.func @main() {
     }
   %y = memref.alloc(%n) : memref<?xf32>
     scf.for %y_i0 = %c0 to %n step %c1 {
-      %y_w0 = arith.constant 3 : index
+      %y_w0 = arith.constant 7 : index
       %y_p0 = arith.muli %y_i0, %y_w0 : index
       %y_m = arith.constant 3 : index
       %y_r = arith.remui %y_p0, %y_m : index

@@ -62,7 +62,7 @@ func.func @main() {
   %n = arith.constant 300 : index
   %A = memref.alloc(%n) : memref<?xf32>
     scf.for %A_i0 = %c0 to %n step %c1 {
-      %A_w0 = arith.constant 3 : index
+      %A_w0 = arith.constant 7 : index
       %A_p0 = arith.muli %A_i0, %A_w0 : index
       %A_m = arith.constant 7 : index
       %A_r = arith.remui %A_p0, %A_m : index
@@ -74,7 +74,7 @@ func.func @main() {
     }
   %B = memref.alloc(%n) : memref<?xf32>
     scf.for %B_i0 = %c0 to %n step %c1 {
-      %B_w0 = arith.constant 3 : index
+      %B_w0 = arith.constant 7 : index
       %B_p0 = arith.muli %B_i0, %B_w0 : index
       %B_m = arith.constant 5 : index
       %B_r = arith.remui %B_p0, %B_m : index

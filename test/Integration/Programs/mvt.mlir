@@ -56,9 +56,9 @@ func.func @main() {
   %A = memref.alloc(%n, %n) : memref<?x?xf32>
     scf.for %A_i0 = %c0 to %n step %c1 {
       scf.for %A_i1 = %c0 to %n step %c1 {
-        %A_w0 = arith.constant 3 : index
+        %A_w0 = arith.constant 7 : index
         %A_p0 = arith.muli %A_i0, %A_w0 : index
-        %A_w1 = arith.constant 5 : index
+        %A_w1 = arith.constant 11 : index
         %A_p1 = arith.muli %A_i1, %A_w1 : index
         %A_s1 = arith.addi %A_p0, %A_p1 : index
         %A_m = arith.constant 5 : index
@@ -72,7 +72,7 @@ func.func @main() {
     }
   %y1 = memref.alloc(%n) : memref<?xf32>
     scf.for %y1_i0 = %c0 to %n step %c1 {
-      %y1_w0 = arith.constant 3 : index
+      %y1_w0 = arith.constant 7 : index
       %y1_p0 = arith.muli %y1_i0, %y1_w0 : index
       %y1_m = arith.constant 4 : index
       %y1_r = arith.remui %y1_p0, %y1_m : index
@@ -84,7 +84,7 @@ func.func @main() {
     }
   %y2 = memref.alloc(%n) : memref<?xf32>
     scf.for %y2_i0 = %c0 to %n step %c1 {
-      %y2_w0 = arith.constant 3 : index
+      %y2_w0 = arith.constant 7 : index
       %y2_p0 = arith.muli %y2_i0, %y2_w0 : index
       %y2_m = arith.constant 3 : index
       %y2_r = arith.remui %y2_p0, %y2_m : index
@@ -96,7 +96,7 @@ func.func @main() {
     }
   %x1 = memref.alloc(%n) : memref<?xf32>
     scf.for %x1_i0 = %c0 to %n step %c1 {
-      %x1_w0 = arith.constant 3 : index
+      %x1_w0 = arith.constant 7 : index
       %x1_p0 = arith.muli %x1_i0, %x1_w0 : index
       %x1_m = arith.constant 3 : index
       %x1_r = arith.remui %x1_p0, %x1_m : index
@@ -108,7 +108,7 @@ func.func @main() {
     }
   %x2 = memref.alloc(%n) : memref<?xf32>
     scf.for %x2_i0 = %c0 to %n step %c1 {
-      %x2_w0 = arith.constant 3 : index
+      %x2_w0 = arith.constant 7 : index
       %x2_p0 = arith.muli %x2_i0, %x2_w0 : index
       %x2_m = arith.constant 5 : index
       %x2_r = arith.remui %x2_p0, %x2_m : index

@@ -223,3 +223,51 @@ def test_launch_records_are_kept_only_while_recording(program, monkeypatch):
                 pass
     assert [l.milliseconds for l in untimed] == [None]
 
+
+
+TENSORS = """
+#id = affine_map<(d0) -> (d0)>
+#all = affine_map<(d0) -> ()>
+func.func @scaled_and_dot(%a: tensor<?xf32>, %b: tensor<?xf32>)
+    -> (tensor<?xf32>, f32) {
+  %c0 = arith.constant 0 : index
+  %two = arith.constant 2.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.mulf %x, %two : f32
+    linalg.yield %t : f32
+  } -> tensor<?xf32>
+  %se = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%se : tensor<f32>) -> tensor<f32>
+  %d = linalg.generic {indexing_maps = [#id, #id, #all], iterator_types = ["reduction"]}
+      ins(%a, %b : tensor<?xf32>, tensor<?xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %p, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  %v = tensor.extract %d[] : tensor<f32>
+  return %s, %v : tensor<?xf32>, f32
+}
+"""
+
+
+def test_tensor_entry_returns_through_out_parameters():
+    # A front end's function on tensors: its results become the last
+    # arguments, marked in the manifest with the result each holds; the
+    # scalar one is a 0-d array.
+    program = threadbind.compile(TENSORS)
+    arguments = program.manifest["entries"][0]["arguments"]
+    assert [a.get("result") for a in arguments] == [None, None, 0, 1]
+    assert arguments[3]["shape"] == []
+    a = np.arange(100, dtype=np.float32)
+    b = np.full(100, 0.5, dtype=np.float32)
+    scaled = np.zeros(100, dtype=np.float32)
+    dot = np.zeros((), dtype=np.float32)
+    program.load().scaled_and_dot.reference(a, b, scaled, dot)
+    np.testing.assert_array_equal(scaled, 2 * a)
+    assert dot == np.float32(0.5 * a.sum())

@@ -46,8 +46,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
 
@@ -175,6 +178,31 @@ private:
 };
 } // namespace
 
+/// Whether `a` and `b` name the same memory: one value, or two views made
+/// alike from the same operands.
+static bool isSameView(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *defA = a.getDefiningOp(), *defB = b.getDefiningOp();
+  return defA && defB && isa<ViewLikeOpInterface>(defA) &&
+         isMemoryEffectFree(defA) &&
+         OperationEquivalence::isEquivalentTo(
+             defA, defB, OperationEquivalence::IgnoreLocations);
+}
+
+/// A tensor.insert_slice of a value computed in place leaves a copy of a
+/// view onto an identical view of the same memory, which would be host
+/// code touching device memory; it copies nothing.
+static void eraseSelfCopies(ModuleOp module) {
+  SmallVector<memref::CopyOp> copies;
+  module.walk([&](memref::CopyOp copy) {
+    if (isSameView(copy.getSource(), copy.getTarget()))
+      copies.push_back(copy);
+  });
+  for (memref::CopyOp copy : copies)
+    copy.erase();
+}
+
 LogicalResult BufferizeEntriesPass::bufferizeTensors(ModuleOp module) {
   IRRewriter rewriter(&getContext());
   // tensor.empty used only as a destination takes the buffer of what it is
@@ -220,6 +248,7 @@ LogicalResult BufferizeEntriesPass::bufferizeTensors(ModuleOp module) {
                                                        state)))
     return failure();
   bufferization::removeBufferizationAttributesInModule(module);
+  eraseSelfCopies(module);
   return success();
 }
 

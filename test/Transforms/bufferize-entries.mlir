@@ -147,3 +147,32 @@ func.func @untouched(%n: index) {
   %a = memref.alloc(%n) : memref<?xf32>
   return
 }
+
+// -----
+
+// A result inserted into a slice of an argument is computed in place; the
+// copy of the slice onto itself that bufferization leaves is dropped (as
+// host code it would touch device memory).
+// CHECK-LABEL: func.func @insert_in_place(
+// CHECK-SAME:    %[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>) {
+// CHECK:         %[[DST:.*]] = memref.subview %[[B]][1, 1]
+// CHECK:         linalg.generic {{.*}} outs(%[[DST]] :
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+#id2i = affine_map<(i, j) -> (i, j)>
+func.func @insert_in_place(%A: tensor<?x?xf32>, %B: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %A, %c0 : tensor<?x?xf32>
+  %ni = arith.subi %n, %c2 : index
+  %e = tensor.empty(%ni, %ni) : tensor<?x?xf32>
+  %a = tensor.extract_slice %A[1, 1] [%ni, %ni] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id2i, #id2i], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = arith.addf %v, %v : f32
+    linalg.yield %t : f32
+  } -> tensor<?x?xf32>
+  %B1 = tensor.insert_slice %r into %B[1, 1] [%ni, %ni] [1, 1] : tensor<?x?xf32> into tensor<?x?xf32>
+  return %B1 : tensor<?x?xf32>
+}

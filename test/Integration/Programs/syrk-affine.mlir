@@ -1,0 +1,122 @@
+// PolyBench syrk: C = alpha A A^T + beta C on the lower triangle, as affine loops.
+// Source: PolyBench/C 4.2, linear-algebra/blas/syrk (kernel_syrk)
+// Translated to MLIR by hand as a user writes it: the C loop nest as written, each loop an
+// affine.for and each array access an affine.load/affine.store, as
+// Polygeist raises it; upstream's -affine-parallelize finds the parallel
+// loops before ThreadBind maps them.
+// affine-parallelize="parallel-reductions=1" makes the i loop, the j loop that
+// scales row i by beta and the j loop inside the k loop affine.parallel; the k
+// loop stays affine.for (each k step reads and writes all of C's row i).
+// Checked in CPU emulation against the original (affine.for, not
+// parallelized) under the default options, a cover grid with 64-thread
+// blocks, and an explicit block shape.
+// REQUIRES: mlir-runner
+
+// RUN: threadbind-opt %s -affine-parallelize="parallel-reductions=1" -o %t.par.mlir
+// RUN: threadbind-opt %s -convert-linalg-to-loops %lower_to_cpu | %run_cpu > %t.ref
+// RUN: FileCheck %s < %t.ref
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=BOUND
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
+// RUN: diff %t.ref %t.default
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" > %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %t.par.mlir -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
+// RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
+// RUN: diff %t.ref %t.shape
+// BOUND-DAG: remark: bound to gpu.launch
+// CHECK: C 
+// BUNDLE: --entry kernel --shape 0=512x512 --shape 1=512x512
+
+func.func @kernel(%C: memref<?x?xf32>, %A: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %alpha = arith.constant 1.5 : f32
+  %beta = arith.constant 1.25 : f32
+  %n = memref.dim %A, %c0 : memref<?x?xf32>
+  %m = memref.dim %A, %c1 : memref<?x?xf32>
+  affine.for %i = 0 to %n {
+    affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+      %c = affine.load %C[%i, %j] : memref<?x?xf32>
+      %bc = arith.mulf %c, %beta : f32
+      affine.store %bc, %C[%i, %j] : memref<?x?xf32>
+    }
+    affine.for %k = 0 to %m {
+      affine.for %j = 0 to affine_map<(d0) -> (d0 + 1)>(%i) {
+        %a = affine.load %A[%i, %k] : memref<?x?xf32>
+        %aa = arith.mulf %alpha, %a : f32
+        %b = affine.load %A[%j, %k] : memref<?x?xf32>
+        %p = arith.mulf %aa, %b : f32
+        %o = affine.load %C[%i, %j] : memref<?x?xf32>
+        %r = arith.addf %o, %p : f32
+        affine.store %r, %C[%i, %j] : memref<?x?xf32>
+      }
+    }
+  }
+  return
+}
+
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 29 : index
+  %m = arith.constant 19 : index
+  %C = memref.alloc(%n, %n) : memref<?x?xf32>
+  scf.for %C_i0 = %c0 to %n step %c1 {
+    scf.for %C_i1 = %c0 to %n step %c1 {
+      %C_w0 = arith.constant 7 : index
+      %C_p0 = arith.muli %C_i0, %C_w0 : index
+      %C_w1 = arith.constant 11 : index
+      %C_p1 = arith.muli %C_i1, %C_w1 : index
+      %C_s1 = arith.addi %C_p0, %C_p1 : index
+      %C_m = arith.constant 5 : index
+      %C_r = arith.remui %C_s1, %C_m : index
+      %C_ri = arith.index_cast %C_r : index to i32
+      %C_rf = arith.sitofp %C_ri : i32 to f32
+      %C_h = arith.constant 2.0 : f32
+      %C_v = arith.subf %C_rf, %C_h : f32
+      memref.store %C_v, %C[%C_i0, %C_i1] : memref<?x?xf32>
+    }
+  }
+  %A = memref.alloc(%n, %m) : memref<?x?xf32>
+  scf.for %A_i0 = %c0 to %n step %c1 {
+    scf.for %A_i1 = %c0 to %m step %c1 {
+      %A_w0 = arith.constant 7 : index
+      %A_p0 = arith.muli %A_i0, %A_w0 : index
+      %A_w1 = arith.constant 11 : index
+      %A_p1 = arith.muli %A_i1, %A_w1 : index
+      %A_s1 = arith.addi %A_p0, %A_p1 : index
+      %A_m = arith.constant 3 : index
+      %A_r = arith.remui %A_s1, %A_m : index
+      %A_ri = arith.index_cast %A_r : index to i32
+      %A_rf = arith.sitofp %A_ri : i32 to f32
+      %A_h = arith.constant 1.0 : f32
+      %A_v = arith.subf %A_rf, %A_h : f32
+      memref.store %A_v, %A[%A_i0, %A_i1] : memref<?x?xf32>
+    }
+  }
+  call @kernel(%C, %A) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+  %c7 = arith.constant 7 : index
+  %C_zero = arith.constant 0.0 : f32
+  %C_acc0 = scf.for %C_k0 = %c0 to %n step %c1 iter_args(%C_a0 = %C_zero) -> f32 {
+    %C_acc1 = scf.for %C_k1 = %c0 to %n step %c1 iter_args(%C_a1 = %C_a0) -> f32 {
+      %C_wt0 = arith.constant 3 : index
+      %C_q0 = arith.muli %C_k0, %C_wt0 : index
+      %C_wt1 = arith.constant 2 : index
+      %C_q1 = arith.muli %C_k1, %C_wt1 : index
+      %C_qs1 = arith.addi %C_q0, %C_q1 : index
+      %C_cv = memref.load %C[%C_k0, %C_k1] : memref<?x?xf32>
+      %C_cw = arith.remui %C_qs1, %c7 : index
+      %C_cw1 = arith.addi %C_cw, %c1 : index
+      %C_cwi = arith.index_cast %C_cw1 : index to i32
+      %C_cwf = arith.sitofp %C_cwi : i32 to f32
+      %C_cprod = arith.mulf %C_cv, %C_cwf : f32
+      %C_csum = arith.addf %C_a1, %C_cprod : f32
+      scf.yield %C_csum : f32
+    }
+    scf.yield %C_acc1 : f32
+  }
+  vector.print str "C "
+  vector.print %C_acc0 : f32
+  return
+}

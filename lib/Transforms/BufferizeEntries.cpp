@@ -405,13 +405,14 @@ void BufferizeEntriesPass::runOnOperation() {
     ++numModulesBufferized;
   }
 
-  IRRewriter rewriter(&getContext());
-  SmallVector<func::FuncOp> entries;
-  DenseMap<Operation *, SmallVector<unsigned>> resultIndices;
+  // The entries with results, decided once: rewriting one changes calls
+  // in main only, which does not make another an entry or not.
+  SmallVector<func::FuncOp> withResults;
   bool ok = true;
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (!isEntry(module, func) || func.getNumResults() == 0)
+    if (func.getNumResults() == 0 || !isEntry(module, func))
       continue;
+    withResults.push_back(func);
     for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
       if (!isa<MemRefType>(type) && !type.isIntOrIndexOrFloat()) {
         func.emitOpError("cannot return result ")
@@ -422,29 +423,37 @@ void BufferizeEntriesPass::runOnOperation() {
   }
   if (!ok)
     return signalPassFailure();
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (!isEntry(module, func) || func.getNumResults() == 0)
-      continue;
+
+  // What is left for upstream's out-parameters: each entry with the index
+  // as written of each result it still returns, and where its
+  // out-parameters will start.
+  struct OutParams {
+    func::FuncOp func;
+    SmallVector<unsigned> resultIndex;
+    unsigned first;
+  };
+  SmallVector<OutParams> entries;
+  IRRewriter rewriter(&getContext());
+  for (func::FuncOp func : withResults) {
     changed = true;
-    SmallVector<unsigned> &resultIndex = resultIndices[func];
+    SmallVector<unsigned> resultIndex;
     dropReturnedArguments(rewriter, module, func, resultIndex);
     scalarsThroughMemory(rewriter, module, func);
     if (failed(inlineDynamicCalls(module, func)))
       ok = false;
     if (func.getNumResults() != 0)
-      entries.push_back(func);
+      entries.push_back({func, std::move(resultIndex), func.getNumArguments()});
   }
   if (!ok)
     return signalPassFailure();
 
   if (!entries.empty()) {
-    changed = true;
-    DenseMap<Operation *, unsigned> firstOutParam;
-    for (func::FuncOp func : entries)
-      firstOutParam[func] = func.getNumArguments();
+    llvm::SmallPtrSet<Operation *, 8> selected;
+    for (OutParams &entry : entries)
+      selected.insert(entry.func);
     bufferization::BufferResultsToOutParamsOpts options;
     options.filterFn = [&](func::FuncOp *func) {
-      return firstOutParam.contains(func->getOperation());
+      return selected.contains(*func);
     };
     options.hoistStaticAllocs = true;
     options.hoistDynamicAllocs = true;
@@ -452,13 +461,11 @@ void BufferizeEntriesPass::runOnOperation() {
     if (failed(bufferization::promoteBufferResultsToOutParams(module,
                                                               options)))
       return signalPassFailure();
-    Builder builder(&getContext());
-    for (func::FuncOp func : entries) {
-      ArrayRef<unsigned> resultIndex = resultIndices[func];
-      unsigned first = firstOutParam[func];
-      for (unsigned i = first, e = func.getNumArguments(); i < e; ++i)
-        setResultIndex(func, i, resultIndex[i - first]);
-      numResultsPassedOut += func.getNumArguments() - first;
+    for (OutParams &entry : entries) {
+      for (unsigned i = entry.first, e = entry.func.getNumArguments(); i < e;
+           ++i)
+        setResultIndex(entry.func, i, entry.resultIndex[i - entry.first]);
+      numResultsPassedOut += entry.func.getNumArguments() - entry.first;
     }
   }
 

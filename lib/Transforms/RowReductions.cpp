@@ -264,7 +264,7 @@ FailureOr<std::optional<BlockRows>>
 reductions::matchBlockRows(scf::ParallelOp outer) {
   if (!outer.getInitVals().empty())
     return std::optional<BlockRows>();
-  int loops = 0, reductionLoops = 0, writers = 0;
+  int loops = 0, writers = 0;
   bool anyLong = false;
   SmallVector<scf::ParallelOp> reductionLoopOps;
   for (Operation &op : outer.getBody()->without_terminator()) {
@@ -280,7 +280,6 @@ reductions::matchBlockRows(scf::ParallelOp outer) {
         if (inner.getNumLoops() != 1 || effects->writes)
           return std::optional<BlockRows>();
         reductionLoopOps.push_back(inner);
-        ++reductionLoops;
       }
       ++loops;
       for (unsigned d = 0; d < inner.getNumLoops(); ++d) {
@@ -290,11 +289,9 @@ reductions::matchBlockRows(scf::ParallelOp outer) {
       continue;
     }
     // Code between the loops runs on every thread, or, where it writes
-    // memory, on thread 0; what thread 0 computes stays its own, so a
-    // writing op must not have results.
-    // Thread 0 alone runs it while the others wait: only a few stores
-    // (a loop or branch that writes stays a thread's own, as the loop
-    // mapping runs it).
+    // memory, on thread 0 while the others wait: only plain stores (what
+    // thread 0 computed would stay its own, and a loop or branch that
+    // writes is better a thread's own, as the loop mapping runs it).
     if (effects->writes) {
       if (op.getNumResults() != 0 || op.getNumRegions() != 0)
         return std::optional<BlockRows>();
@@ -304,7 +301,7 @@ reductions::matchBlockRows(scf::ParallelOp outer) {
   // One loop and pure code around it is the loop mapping's row-per-block
   // nest, one reduction and its stores matchRowReduction's.
   if (loops == 0 || !anyLong ||
-      (reductionLoops == 0 && loops == 1 && writers == 0))
+      (reductionLoopOps.empty() && loops == 1 && writers == 0))
     return std::optional<BlockRows>();
   if (failed(verifyMappableBody(outer)))
     return failure();

@@ -57,6 +57,18 @@ static LogicalResult verifyBodyOp(Operation *op) {
   return success();
 }
 
+/// The values a launch body's leading arguments stand for, in their order:
+/// block ids, thread ids, grid size and block size.
+static SmallVector<Value> launchArguments(ArrayRef<Value> blockIds,
+                                          ArrayRef<Value> threadIds,
+                                          ArrayRef<Value> gridSize,
+                                          ArrayRef<Value> blockSize) {
+  SmallVector<Value> values;
+  for (ArrayRef<Value> part : {blockIds, threadIds, gridSize, blockSize})
+    llvm::append_range(values, part);
+  return values;
+}
+
 /// Whether `value`, defined in `body`, can be computed again in a later
 /// phase rather than kept: a thread or block id or size, or a pure op of
 /// such values and values from outside.
@@ -264,12 +276,9 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
                   arith::MulIOp::create(rewriter, loc, block.y,
                                         threadIds[2]))));
       IRMapping mapping;
-      SmallVector<Value> config;
-      llvm::append_range(config, blockIds);
-      llvm::append_range(config, threadIds);
-      llvm::append_range(config, gridSize);
-      llvm::append_range(config, blockSize);
-      for (auto [arg, value] : llvm::zip(body.getArguments(), config))
+      for (auto [arg, value] :
+           llvm::zip(body.getArguments(),
+                     launchArguments(blockIds, threadIds, gridSize, blockSize)))
         mapping.map(arg, value);
       for (auto [value, replacement] : uniform)
         mapping.map(value, replacement);
@@ -367,12 +376,9 @@ void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
   // ids, thread ids, grid size and block size; verifyEmulatable guarantees
   // there are no cluster or attribution arguments after them.
   Block &entry = launch.getBody().front();
-  SmallVector<Value> configValues;
-  llvm::append_range(configValues, blockIds);
-  llvm::append_range(configValues, threadIds);
-  llvm::append_range(configValues, gridSize);
-  llvm::append_range(configValues, blockSize);
-  for (auto [arg, value] : llvm::zip_equal(entry.getArguments(), configValues))
+  for (auto [arg, value] :
+       llvm::zip_equal(entry.getArguments(), launchArguments(blockIds, threadIds,
+                                                             gridSize, blockSize)))
     rewriter.replaceAllUsesWith(arg, value);
   entry.eraseArguments(0, entry.getNumArguments());
   rewriter.inlineRegionBefore(launch.getBody(), region.getRegion(),

@@ -569,10 +569,15 @@ void threadbind::buildCPULoweringStage(OpPassManager &pm) {
   // fit the program (sizes that disagree, indices read from random data)
   // stop with a message instead of corrupting memory or passing.
   pm.addPass(createGenerateRuntimeVerificationPass());
+  pm.addPass(createScopeLoopStackPass());
   addHostToLLVM(pm);
 }
 
 void threadbind::buildHostLoweringStage(OpPassManager &pm) {
+  // Before the launches become calls that pack their arguments on the
+  // stack: a host loop launching kernels would otherwise grow it on every
+  // iteration.
+  pm.addPass(createScopeLoopStackPass());
   pm.addPass(createGpuToLLVMConversionPass());
   addHostToLLVM(pm);
 }

@@ -514,6 +514,31 @@ def SinkGlobalsPass : Pass<"threadbind-sink-globals"> {
   ];
 }
 
+def ScopeLoopStackPass : Pass<"threadbind-scope-loop-stack"> {
+  let summary = "Give the stack a loop iteration takes back at its end";
+  let description = [{
+    Host and CPU-reference code that allocates on the stack in a loop body
+    grows the stack on every iteration: a `memref.alloca`, a `memref.copy`
+    or an unranked memref (both lower through stack descriptors), and each
+    `gpu.launch_func`, whose arguments are packed into stack arrays. A host
+    loop that launches kernels 16384 times, as PolyBench doitgen's does,
+    then overflows an 8 MiB stack. This pass brackets the body of each such
+    loop (each region of a `LoopLikeOpInterface` op: `scf.for`, `scf.while`,
+    `scf.parallel`, `affine.for`, ...) with `llvm.intr.stacksave` and
+    `llvm.intr.stackrestore`, so an iteration gives back what it took.
+    (`memref.alloca_scope` says the same, but must be lowered before the
+    loops inside it are, which the host pipelines do not do.) Kernels
+    (`gpu.launch` bodies and `gpu.module`s) are left alone. A loop whose
+    body hands a memref it defines to the next iteration or out of the loop
+    keeps its stack, as the memref may live on it.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect"];
+  let statistics = [
+    Statistic<"numLoopsScoped", "loops-scoped",
+              "Number of loop bodies given a stack save and restore">
+  ];
+}
+
 def BindGridQueriesPass : Pass<"threadbind-bind-grid-queries", "ModuleOp"> {
   let summary = "Tell each grid-size query which kernel it sizes";
   let description = [{

@@ -63,7 +63,10 @@ TEST(BundleTableTest, LLVMLayoutMatchesTheCHeader) {
          offsetof(ThreadBindArgument, elementType),
          offsetof(ThreadBindArgument, rank), offsetof(ThreadBindArgument, access),
          offsetof(ThreadBindArgument, shape),
-         offsetof(ThreadBindArgument, paddedTo)});
+         offsetof(ThreadBindArgument, paddedTo),
+         offsetof(ThreadBindArgument, strided),
+         offsetof(ThreadBindArgument, strides),
+         offsetof(ThreadBindArgument, offset)});
   check(getBundleTermType(context), sizeof(ThreadBindTerm),
         {offsetof(ThreadBindTerm, kind), offsetof(ThreadBindTerm, arg),
          offsetof(ThreadBindTerm, dim), offsetof(ThreadBindTerm, value)});

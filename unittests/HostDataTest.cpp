@@ -85,4 +85,46 @@ TEST(HostDataTest, PaddedArgumentsAllocateUpToTheirMultiple) {
   }
 }
 
+TEST(HostDataTest, StridedViewsMapIntoTheirStorage) {
+  size_t elements = 0;
+  // 3x7 at strides 16x2 from 5: the last element is 5 + 2*16 + 6*2 = 49.
+  ASSERT_TRUE(storageElements({3, 7}, {16, 2}, 5, elements));
+  EXPECT_EQ(elements, 50u);
+  ASSERT_TRUE(storageElements({3, 0}, {16, 2}, 5, elements));
+  EXPECT_EQ(elements, 0u);
+  EXPECT_FALSE(storageElements({3, 7}, {INT64_MAX, 1}, 0, elements));
+  EXPECT_FALSE(storageElements({3, 7}, {-1, 1}, 0, elements));
+
+  EXPECT_FALSE(viewOverlaps({3, 7}, {7, 1}));
+  EXPECT_FALSE(viewOverlaps({3, 7}, {1, 3}));  // transposed
+  EXPECT_TRUE(viewOverlaps({3, 7}, {6, 1}));
+  EXPECT_TRUE(viewOverlaps({3, 7}, {0, 1}));   // broadcast rows
+  EXPECT_FALSE(viewOverlaps({1, 7}, {0, 1}));  // one row: no other to meet
+  EXPECT_FALSE(viewOverlaps({0, 7}, {0, 0}));
+
+  HostMemRef view;
+  view.elementType = THREADBIND_I32;
+  view.shape = {2, 3};
+  view.data.assign(6 * 4, 0);
+  for (size_t k = 0; k < 6; ++k)
+    store(view.data.data(), THREADBIND_I32, k, static_cast<double>(k));
+  Random random{3};
+  view.restride({1, 4}, 2, random);  // transposed, from 2: 2 + 1 + 2*4 + 1
+  ASSERT_EQ(view.bytes(), 12u * 4);
+  for (size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(view.position(k), 2 + (k / 3) + 4 * (k % 3)) << k;
+    EXPECT_EQ(load(view.data.data(), THREADBIND_I32, view.position(k)),
+              static_cast<double>(k));
+  }
+  // The view compares equal to itself; a change in a gap does not.
+  HostMemRef changed = view;
+  EXPECT_EQ(compare(changed, view, 0, 0).mismatches, 0u);
+  store(changed.data.data(), THREADBIND_I32, 0, 12345);
+  Comparison c = compare(changed, view, 0, 0);
+  EXPECT_EQ(c.mismatches, 1u);
+  ASSERT_EQ(c.examples.size(), 1u);
+  EXPECT_NE(c.examples[0].find("storage element 0 (outside the view)"),
+            std::string::npos);
+}
+
 } // namespace

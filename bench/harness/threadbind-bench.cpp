@@ -174,7 +174,7 @@ void pack(Case &c, bool onDevice) {
       continue;
     }
     c.descriptors[i] = makeDescriptor(
-        onDevice ? c.device[i] : c.reference[i].data.data(), c.sizes);
+        onDevice ? c.device[i] : c.reference[i].data.data(), c.initial[i]);
     c.pointers[i] = c.descriptors[i].data();
   }
 }

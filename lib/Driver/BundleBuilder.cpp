@@ -184,10 +184,16 @@ threadbind::collectBundleEntries(ModuleOp module) {
         else
           a.paddedTo = paddedTo->value_or(0);
         if (!memref.getLayout().isIdentity()) {
-          func.emitOpError("cannot be a bundle entry: argument ")
-              << arg.getArgNumber() << " has type " << memref
-              << "; bundle memrefs must have the identity layout";
-          ok = false;
+          // A strided layout (a slice, a transposed view) takes its strides
+          // and offset from the caller's descriptor.
+          a.strided = true;
+          if (failed(memref.getStridesAndOffset(a.strides, a.offset))) {
+            func.emitOpError("cannot be a bundle entry: argument ")
+                << arg.getArgNumber() << " has type " << memref
+                << "; bundle memrefs must have the identity or a strided "
+                   "layout";
+            ok = false;
+          }
         }
       }
       std::optional<int> code = elementTypeOf(elementType);

@@ -83,9 +83,10 @@ addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
 
 llvm::StructType *threadbind::getBundleArgumentType(llvm::LLVMContext &context) {
   auto *i32 = llvm::Type::getInt32Ty(context);
-  return llvm::StructType::get(
-      context, {i32, i32, i32, i32, llvm::PointerType::getUnqual(context),
-                llvm::Type::getInt64Ty(context)});
+  auto *i64 = llvm::Type::getInt64Ty(context);
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  return llvm::StructType::get(context,
+                               {i32, i32, i32, i32, ptr, i64, i32, ptr, i64});
 }
 
 llvm::StructType *threadbind::getBundleTermType(llvm::LLVMContext &context) {
@@ -154,13 +155,24 @@ static void addEntryTable(llvm::Module &module, ArrayRef<BundleEntry> entries,
             module,
             llvm::ConstantDataArray::get(context, ArrayRef<int64_t>(a.shape)),
             "threadbind.shape." + Twine(e) + "." + Twine(i));
+      // ShapedType::kDynamic is THREADBIND_DYNAMIC (INT64_MIN).
+      static_assert(ShapedType::kDynamic == INT64_MIN);
+      llvm::Constant *strides = null;
+      if (a.strided && !a.strides.empty())
+        strides = addConstant(
+            module,
+            llvm::ConstantDataArray::get(context,
+                                         ArrayRef<int64_t>(a.strides)),
+            "threadbind.strides." + Twine(e) + "." + Twine(i));
       arguments.push_back(llvm::ConstantStruct::get(
           argumentTy,
           {llvm::ConstantInt::get(i32, a.isMemRef),
            llvm::ConstantInt::get(i32, a.elementType),
            llvm::ConstantInt::get(i32, a.rank),
            llvm::ConstantInt::get(i32, a.access), shape,
-           llvm::ConstantInt::get(i64, a.paddedTo)}));
+           llvm::ConstantInt::get(i64, a.paddedTo),
+           llvm::ConstantInt::get(i32, a.strided), strides,
+           llvm::ConstantInt::get(i64, a.strided ? a.offset : 0)}));
     }
     llvm::Constant *argumentTable = null;
     if (!arguments.empty())

@@ -203,6 +203,57 @@ size_t HostMemRef::elements() const {
   return n;
 }
 
+size_t HostMemRef::position(size_t flat) const {
+  if (strides.empty())
+    return flat;
+  size_t at = static_cast<size_t>(offset);
+  for (size_t k = shape.size(); k-- > 0;) {
+    at += flat % static_cast<size_t>(shape[k]) * static_cast<size_t>(strides[k]);
+    flat /= static_cast<size_t>(shape[k]);
+  }
+  return at;
+}
+
+bool threadbind::storageElements(const std::vector<int64_t> &shape,
+                                 const std::vector<int64_t> &strides,
+                                 int64_t offset, size_t &elements) {
+  size_t last = static_cast<size_t>(offset);
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 0) {
+      elements = 0;
+      return true;
+    }
+    size_t step;
+    if (shape[k] < 0 || strides[k] < 0 ||
+        __builtin_mul_overflow(static_cast<size_t>(shape[k] - 1),
+                               static_cast<size_t>(strides[k]), &step) ||
+        __builtin_add_overflow(last, step, &last))
+      return false;
+  }
+  return !__builtin_add_overflow(last, size_t{1}, &elements);
+}
+
+bool threadbind::viewOverlaps(const std::vector<int64_t> &shape,
+                              const std::vector<int64_t> &strides) {
+  // Dimensions of more than one element, by stride: each must step past
+  // everything the dimensions with smaller strides span.
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 0)
+      return false;
+    if (shape[k] > 1)
+      dims.push_back({strides[k], shape[k]});
+  }
+  std::sort(dims.begin(), dims.end());
+  int64_t span = 0; // the largest position the inner dimensions reach
+  for (auto [stride, size] : dims) {
+    if (stride <= span)
+      return true;
+    span += (size - 1) * stride;
+  }
+  return false;
+}
+
 size_t threadbind::deviceBytes(const HostMemRef &memref,
                                const ThreadBindArgument &info) {
   if (info.paddedTo <= 0 || memref.shape.size() != 1)
@@ -284,7 +335,28 @@ std::string threadbind::parseScalar(const std::string &text, int type,
   return "";
 }
 
-void HostMemRef::allocate() { data.assign(elements() * elementBytes(elementType), 0); }
+void HostMemRef::allocate() {
+  size_t n = elements();
+  if (!strides.empty())
+    storageElements(shape, strides, offset, n);
+  data.assign(n * elementBytes(elementType), 0);
+}
+
+void HostMemRef::restride(std::vector<int64_t> newStrides, int64_t newOffset,
+                          Random &random) {
+  HostMemRef laidOut;
+  laidOut.elementType = elementType;
+  laidOut.shape = shape;
+  laidOut.strides = std::move(newStrides);
+  laidOut.offset = newOffset;
+  laidOut.allocate();
+  laidOut.fillRandom(random);
+  size_t bytes = elementBytes(elementType);
+  for (size_t k = 0, n = elements(); k < n; ++k)
+    std::memcpy(laidOut.data.data() + laidOut.position(k) * bytes,
+                data.data() + position(k) * bytes, bytes);
+  *this = std::move(laidOut);
+}
 
 std::string threadbind::readNpy(const std::string &path, HostMemRef &memref) {
   std::ifstream file(path, std::ios::binary);
@@ -360,7 +432,7 @@ std::string threadbind::readNpy(const std::string &path, HostMemRef &memref) {
 }
 
 void HostMemRef::fillRandom(Random &random) {
-  size_t n = elements();
+  size_t n = data.size() / elementBytes(elementType);
   for (size_t k = 0; k < n; ++k)
     store(data.data(), elementType, k,
           isFloat(elementType) ? random.symmetric()
@@ -369,18 +441,20 @@ void HostMemRef::fillRandom(Random &random) {
               : static_cast<double>(random.integer(-100, 100)));
 }
 
-std::vector<int64_t> threadbind::makeDescriptor(
-    void *data, const std::vector<int64_t> &shape) {
+std::vector<int64_t> threadbind::makeDescriptor(void *data,
+                                                const HostMemRef &memref) {
+  const std::vector<int64_t> &shape = memref.shape;
   size_t rank = shape.size();
   std::vector<int64_t> words(3 + 2 * rank, 0);
   auto *d = reinterpret_cast<ThreadBindMemRef *>(words.data());
   d->allocated = data;
   d->aligned = data;
-  d->offset = 0;
+  d->offset = memref.strides.empty() ? 0 : memref.offset;
   int64_t stride = 1;
   for (size_t k = rank; k-- > 0;) {
     d->sizesAndStrides[k] = shape[k];
-    d->sizesAndStrides[rank + k] = stride;
+    d->sizesAndStrides[rank + k] =
+        memref.strides.empty() ? stride : memref.strides[k];
     stride *= shape[k];
   }
   return words;
@@ -401,8 +475,8 @@ Comparison threadbind::compare(const HostMemRef &got,
   int type = expected.elementType;
   size_t n = expected.elements();
   for (size_t k = 0; k < n; ++k) {
-    double g = load(got.data.data(), type, k);
-    double r = load(expected.data.data(), type, k);
+    double g = load(got.data.data(), type, got.position(k));
+    double r = load(expected.data.data(), type, expected.position(k));
     double error = std::fabs(g - r);
     bool same = isFloat(type) ? (error <= atol + rtol * std::fabs(r) ||
                                  (std::isnan(g) && std::isnan(r)))
@@ -416,6 +490,27 @@ Comparison threadbind::compare(const HostMemRef &got,
       char line[160];
       std::snprintf(line, sizeof(line), "%s: got %.9g, expected %.9g",
                     indexString(k, expected.shape).c_str(), g, r);
+      result.examples.push_back(line);
+    }
+  }
+  if (expected.strides.empty() || got.data.size() != expected.data.size())
+    return result;
+  // The gaps of a strided view: the program may not touch them.
+  size_t bytes = elementBytes(type);
+  std::vector<bool> inView(expected.data.size() / bytes, false);
+  for (size_t k = 0; k < n; ++k)
+    inView[expected.position(k)] = true;
+  for (size_t p = 0; p < inView.size(); ++p) {
+    if (inView[p] || !std::memcmp(got.data.data() + p * bytes,
+                                  expected.data.data() + p * bytes, bytes))
+      continue;
+    if (result.mismatches++ < maxExamples) {
+      char line[160];
+      std::snprintf(line, sizeof(line),
+                    "storage element %zu (outside the view): got %.9g, "
+                    "expected %.9g",
+                    p, load(got.data.data(), type, p),
+                    load(expected.data.data(), type, p));
       result.examples.push_back(line);
     }
   }

@@ -46,7 +46,14 @@ class ArgumentStruct(ctypes.Structure):
         ("access", ctypes.c_int32),
         ("shape", ctypes.POINTER(ctypes.c_int64)),
         ("paddedTo", ctypes.c_int64),
+        ("strided", ctypes.c_int32),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("offset", ctypes.c_int64),
     ]
+
+
+# THREADBIND_DYNAMIC (Bundle.h): a stride or offset the caller gives.
+DYNAMIC = -(2 ** 63)
 
 
 class LaunchRecordStruct(ctypes.Structure):

@@ -52,6 +52,13 @@ const char *const kUsage =
     "  --entry NAME        the function to run\n"
     "  --size N[,M...]     dynamic memref dimension d takes the d-th size\n"
     "  --shape I=AxB...    the shape of memref argument I (overrides --size)\n"
+    "  --strides I=AxB...  the strides, in elements, of strided memref\n"
+    "                      argument I's view (default: the type's, and\n"
+    "                      row-major where it leaves them open); the\n"
+    "                      storage around the view holds random values\n"
+    "                      that must come back unchanged\n"
+    "  --offset I=N        the offset of strided memref argument I's view\n"
+    "                      in its storage (default: the type's, else 0)\n"
     "  --input I=FILE      memref argument I holds a NumPy .npy file's\n"
     "                      array (its dtype and shape must fit), not random\n"
     "                      values; use it for kernels whose addresses come\n"
@@ -127,7 +134,8 @@ struct Argument {
 struct Options {
   std::string bundle, entry;
   std::vector<int64_t> sizes;
-  std::map<int64_t, std::vector<int64_t>> shapes;
+  std::map<int64_t, std::vector<int64_t>> shapes, strides;
+  std::map<int64_t, int64_t> offsets;
   std::map<int64_t, std::string> scalars, inputs;
   bool check = false, referenceOnly = false, list = false, print = false;
   int bench = 0, warmup = 3;
@@ -187,6 +195,20 @@ int parseOptions(int argc, char **argv, Options &o) {
         return usageError("--shape needs ARG=AxB..., an argument number and "
                           "non-negative sizes, not '" + v + "'");
       o.shapes[index] = shape;
+    } else if (key == "--strides") {
+      std::vector<int64_t> strides;
+      if (!value(v) || !splitIndexed(v, index, item) ||
+          (strides = parseList(item, 'x')).empty())
+        return usageError("--strides needs ARG=AxB..., an argument number "
+                          "and non-negative strides, not '" + v + "'");
+      o.strides[index] = strides;
+    } else if (key == "--offset") {
+      int64_t offset;
+      if (!value(v) || !splitIndexed(v, index, item) ||
+          !parseCount(item, offset))
+        return usageError("--offset needs ARG=N, an argument number and a "
+                          "non-negative offset, not '" + v + "'");
+      o.offsets[index] = offset;
     } else if (key == "--scalar") {
       if (!value(v) || !splitIndexed(v, index, item))
         return usageError("--scalar needs ARG=VALUE, not '" + v + "'");
@@ -251,6 +273,22 @@ int checkArgumentOptions(const Options &o, const ThreadBindEntry &entry) {
   for (const auto &[index, path] : o.inputs)
     if (int status = check("--input", index, true); status >= 0)
       return status;
+  auto checkStrided = [&](const char *flag, int64_t index) {
+    if (int status = check(flag, index, true); status >= 0)
+      return status;
+    if (!entry.arguments[index].strided)
+      return usageError(std::string(flag) + " " + std::to_string(index) +
+                        ": argument " + std::to_string(index) +
+                        " has the identity layout (row-major, offset 0); "
+                        "only memrefs with a strided layout take a view");
+    return -1;
+  };
+  for (const auto &[index, strides] : o.strides)
+    if (int status = checkStrided("--strides", index); status >= 0)
+      return status;
+  for (const auto &[index, offset] : o.offsets)
+    if (int status = checkStrided("--offset", index); status >= 0)
+      return status;
   for (const auto &[index, text] : o.scalars)
     if (int status = check("--scalar", index, false); status >= 0)
       return status;
@@ -289,6 +327,65 @@ int chooseShape(const Options &o, int32_t i, const ThreadBindArgument &info,
                         "size " + std::to_string(info.shape[k]) +
                         " in dimension " + std::to_string(k) + ", not " +
                         std::to_string(shape[k]));
+  return -1;
+}
+
+/// The strides and offset of strided memref argument `i` of `shape`: from
+/// --strides and --offset, else those its type fixes, else row-major and 0.
+/// Returns a usage error's status, or -1.
+int chooseLayout(const Options &o, int32_t i, const ThreadBindArgument &info,
+                 const std::vector<int64_t> &shape,
+                 std::vector<int64_t> &strides, int64_t &offset) {
+  std::string name = "argument " + std::to_string(i);
+  auto given = o.strides.find(i);
+  if (given != o.strides.end()) {
+    strides = given->second;
+    if (static_cast<int32_t>(strides.size()) != info.rank)
+      return usageError("--strides " + std::to_string(i) + " has " +
+                        std::to_string(strides.size()) +
+                        " strides; the argument has rank " +
+                        std::to_string(info.rank));
+  } else {
+    strides.assign(info.rank, 0);
+    int64_t running = 1;
+    for (int32_t k = info.rank; k-- > 0;) {
+      if (info.strides[k] != THREADBIND_DYNAMIC)
+        running = info.strides[k];
+      strides[k] = running;
+      if (__builtin_mul_overflow(running, std::max<int64_t>(shape[k], 1),
+                                 &running))
+        return usageError(name + " of shape " + shapeString(shape) +
+                          " has more elements than 64 bits count");
+    }
+  }
+  for (int32_t k = 0; k < info.rank; ++k)
+    if (info.strides[k] != THREADBIND_DYNAMIC &&
+        info.strides[k] != strides[k])
+      return usageError(name + "'s type fixes stride " +
+                        std::to_string(info.strides[k]) + " in dimension " +
+                        std::to_string(k) + ", not " +
+                        std::to_string(strides[k]));
+  for (int64_t stride : strides)
+    if (stride < 0)
+      return usageError(name + ": the type's negative strides cannot be "
+                        "laid out here");
+  auto givenOffset = o.offsets.find(i);
+  offset = givenOffset != o.offsets.end() ? givenOffset->second
+           : info.offset != THREADBIND_DYNAMIC ? info.offset
+                                               : 0;
+  if (info.offset != THREADBIND_DYNAMIC && info.offset != offset)
+    return usageError(name + "'s type fixes offset " +
+                      std::to_string(info.offset) + ", not " +
+                      std::to_string(offset));
+  if (offset < 0)
+    return usageError(name + ": the type's negative offset cannot be laid "
+                      "out here");
+  // Two elements of a written view in one place would leave the result to
+  // the order of the writes.
+  if ((info.access & THREADBIND_WRITE) && viewOverlaps(shape, strides))
+    return usageError(name + " is written, but strides " +
+                      shapeString(strides) + " put two elements of its " +
+                      shapeString(shape) + " view in one place");
   return -1;
 }
 
@@ -344,7 +441,22 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
       return status;
     }
     size_t bytes = 0;
-    if (!bufferBytes(arg.initial.shape, type, bytes) ||
+    if (arg.info->strided) {
+      if (int status =
+              chooseLayout(o, i, *arg.info, arg.initial.shape,
+                           arg.initial.strides, arg.initial.offset);
+          status >= 0)
+        return status;
+      size_t elements;
+      if (!storageElements(arg.initial.shape, arg.initial.strides,
+                           arg.initial.offset, elements) ||
+          __builtin_mul_overflow(elements, elementBytes(type), &bytes))
+        return usageError("argument " + std::to_string(i) + "'s view spans "
+                          "more bytes than an address can count");
+    } else if (!bufferBytes(arg.initial.shape, type, bytes)) {
+      bytes = SIZE_MAX;
+    }
+    if (bytes == SIZE_MAX ||
         __builtin_add_overflow(hostBytes, bytes, &hostBytes))
       return usageError("argument " + std::to_string(i) + " of shape " +
                         shapeString(arg.initial.shape) +
@@ -380,14 +492,20 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
       Argument &arg = args[i];
       if (!arg.info->isMemRef)
         continue;
-      if (arg.initial.data.empty() && !o.inputs.count(i)) {
+      if (o.inputs.count(i) && !arg.initial.strides.empty()) {
+        // The file holds the view; it moves into storage laid out as
+        // chosen.
+        std::vector<int64_t> strides = std::move(arg.initial.strides);
+        arg.initial.strides.clear();
+        arg.initial.restride(std::move(strides), arg.initial.offset, random);
+      } else if (arg.initial.data.empty() && !o.inputs.count(i)) {
         arg.initial.allocate();
         arg.initial.fillRandom(random);
       }
       int access = arg.info->access;
-      bytesMoved +=
-          arg.initial.bytes() * ((access & THREADBIND_READ ? 1 : 0) +
-                                 (access & THREADBIND_WRITE ? 1 : 0));
+      bytesMoved += arg.initial.elements() * elementBytes(arg.initial.elementType) *
+                    ((access & THREADBIND_READ ? 1 : 0) +
+                     (access & THREADBIND_WRITE ? 1 : 0));
       std::printf("  arg%d memref<%s x %s> %s%s", i,
                   shapeString(arg.initial.shape).c_str(),
                   elementName(arg.info->elementType),
@@ -398,6 +516,11 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
       if (arg.info->paddedTo)
         std::printf(", allocated padded to a multiple of %" PRId64,
                     arg.info->paddedTo);
+      if (arg.info->strided)
+        std::printf(", strides %s offset %" PRId64 " in %zu elements",
+                    shapeString(arg.initial.strides).c_str(),
+                    arg.initial.offset,
+                    arg.initial.bytes() / elementBytes(arg.initial.elementType));
       std::printf("\n");
     }
   } catch (const std::bad_alloc &) {
@@ -418,7 +541,7 @@ void callEntry(void (*fn)(void **), std::vector<Argument> &args,
       continue;
     }
     arg.descriptor = makeDescriptor(
-        onDevice ? arg.device : arg.reference.data.data(), arg.initial.shape);
+        onDevice ? arg.device : arg.reference.data.data(), arg.initial);
     pointers[i] = arg.descriptor.data();
   }
   fn(pointers.data());
@@ -502,10 +625,11 @@ void printMemRefs(const std::vector<Argument> &args,
     const HostMemRef &m = arg.*which;
     double sum = 0;
     for (size_t k = 0; k < m.elements(); ++k)
-      sum += load(m.data.data(), m.elementType, k);
+      sum += load(m.data.data(), m.elementType, m.position(k));
     std::printf("  %s arg%zu: sum %.10g, first [", label, i, sum);
     for (size_t k = 0; k < std::min<size_t>(m.elements(), 8); ++k)
-      std::printf("%s%.9g", k ? ", " : "", load(m.data.data(), m.elementType, k));
+      std::printf("%s%.9g", k ? ", " : "",
+                  load(m.data.data(), m.elementType, m.position(k)));
     std::printf("%s]\n", m.elements() > 8 ? ", ..." : "");
   }
 }
@@ -543,7 +667,22 @@ void printEntries(const ThreadBindEntry *entries, int32_t numEntries) {
       for (int32_t k = 0; k < a.rank; ++k)
         a.shape[k] < 0 ? std::printf("?x")
                        : std::printf("%" PRId64 "x", a.shape[k]);
-      std::printf("%s>", elementName(a.elementType));
+      std::printf("%s", elementName(a.elementType));
+      if (a.strided) {
+        auto print = [](int64_t value) {
+          value == THREADBIND_DYNAMIC ? std::printf("?")
+                                      : std::printf("%" PRId64, value);
+        };
+        std::printf(", strided<[");
+        for (int32_t k = 0; k < a.rank; ++k) {
+          std::printf("%s", k ? ", " : "");
+          print(a.strides[k]);
+        }
+        std::printf("], offset: ");
+        print(a.offset);
+        std::printf(">");
+      }
+      std::printf(">");
       if (a.paddedTo)
         std::printf(" padded_to %" PRId64, a.paddedTo);
     }

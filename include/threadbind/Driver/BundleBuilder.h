@@ -47,6 +47,11 @@ struct BundleArgument {
   /// Out-parameters (`threadbind.result`): the result of the function as
   /// written that the argument holds; -1 for an argument as written.
   int64_t result = -1;
+  /// Memrefs with a strided layout (not the identity): the strides and
+  /// offset the type fixes, ShapedType::kDynamic where the caller chooses.
+  bool strided = false;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
   std::string mlirType;
 };
 
@@ -103,7 +108,8 @@ std::string getReferenceEntrySymbol(StringRef entry);
 
 /// Every public function with a body, other than a `main` (a CPU test
 /// harness, left out of bundles), becomes an entry. Its arguments must be
-/// ranked memrefs or integer, index or float scalars, and it must return
+/// ranked memrefs with the identity or a strided layout, or integer, index
+/// or float scalars, and it must return
 /// nothing; otherwise an error at the function. Memref arguments are
 /// classified as read, written or both from the loads and stores on them.
 /// Host code a bundle cannot run (async.execute) is an error at the op.

@@ -14,7 +14,8 @@
  *     CPU);
  * and threadbind_bundle_entries(), the table below describing them. In
  * both calls args[i] points to argument i: for a memref, to its descriptor
- * (ThreadBindMemRef with `rank` sizes and strides); for a scalar, to its
+ * (ThreadBindMemRef with `rank` sizes and strides, all in elements; row-major
+ * with offset 0 unless the argument is `strided`); for a scalar, to its
  * value. Nothing else is exported.
  */
 
@@ -67,7 +68,19 @@ typedef struct ThreadBindArgument {
    * multiple of this (threadbind.padded_to); 0 when it need not. The
    * padding is written by the kernels but never holds a result. */
   int64_t paddedTo;
+  /* memrefs: 0 for the identity layout (the descriptor's strides must be
+   * row-major and its offset 0); 1 for a strided layout, whose strides and
+   * offset, in elements, the caller gives in the descriptor. */
+  int32_t strided;
+  /* strided memrefs: the `rank` strides the type fixes, THREADBIND_DYNAMIC
+   * where the caller chooses; null otherwise */
+  const int64_t *strides;
+  /* strided memrefs: the offset the type fixes, or THREADBIND_DYNAMIC */
+  int64_t offset;
 } ThreadBindArgument;
+
+/* A stride or offset a strided memref type leaves to the caller. */
+#define THREADBIND_DYNAMIC INT64_MIN
 
 /* A quantity known before a call. */
 enum ThreadBindTermKind {

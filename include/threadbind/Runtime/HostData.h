@@ -57,19 +57,42 @@ bool bufferBytes(const std::vector<int64_t> &shape, int type, size_t &bytes);
 /// float. Returns an error message, or an empty string.
 std::string parseScalar(const std::string &text, int type, char bytes[8]);
 
-/// A memref argument's host data.
+/// A memref argument's host data: the storage a view of `shape` lies in.
+/// Row-major and exactly the view when `strides` is empty; otherwise
+/// element i of the view is at storage element offset + sum(i_k*strides_k).
 struct HostMemRef {
   int elementType = 0;
   std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
   std::vector<char> data;
 
+  /// The elements of the view.
   size_t elements() const;
+  /// The storage element of the view's element `flat` (row-major).
+  size_t position(size_t flat) const;
   size_t bytes() const { return data.size(); }
-  /// Sizes the buffer for `shape`.
+  /// Sizes the storage for the view.
   void allocate();
-  /// Floats uniform in [-1, 1), integers in [-100, 100].
+  /// Floats uniform in [-1, 1), integers in [-100, 100], in all the
+  /// storage (the view and the gaps around it).
   void fillRandom(Random &random);
+  /// Lays the data out with `newStrides` and `newOffset`: the view keeps
+  /// its values, the new storage's gaps get random ones.
+  void restride(std::vector<int64_t> newStrides, int64_t newOffset,
+                Random &random);
 };
+
+/// The storage elements a view of `shape` with `strides` (non-negative)
+/// and `offset` spans, or false when that does not fit in size_t.
+bool storageElements(const std::vector<int64_t> &shape,
+                     const std::vector<int64_t> &strides, int64_t offset,
+                     size_t &elements);
+
+/// Whether two elements of a view of `shape` with non-negative `strides`
+/// may share a storage element.
+bool viewOverlaps(const std::vector<int64_t> &shape,
+                  const std::vector<int64_t> &strides);
 
 /// Reads a NumPy .npy file (C order, little endian) into `memref`, whose
 /// elementType is set; its shape becomes the file's. Returns an error
@@ -86,9 +109,9 @@ size_t deviceBytes(const HostMemRef &memref, const ThreadBindArgument &info);
 int allocateOnDevice(void **devicePtr, const HostMemRef &memref,
                      const ThreadBindArgument &info);
 
-/// The words of a ThreadBindMemRef for a row-major `shape` at `data`.
-std::vector<int64_t> makeDescriptor(void *data,
-                                    const std::vector<int64_t> &shape);
+/// The words of a ThreadBindMemRef for `memref`'s view with its storage
+/// at `data`.
+std::vector<int64_t> makeDescriptor(void *data, const HostMemRef &memref);
 
 /// The default tolerance for `type`: 1e-5 relative for f32, 1e-12 for f64,
 /// 1e-2 for f16 and bf16, exact for integers.
@@ -103,7 +126,8 @@ struct Comparison {
 };
 
 /// Compares `got` with `expected` elementwise: exactly for integers, within
-/// |got - expected| <= atol + rtol * |expected| for floats.
+/// |got - expected| <= atol + rtol * |expected| for floats. Storage outside
+/// a strided view must match bit for bit: nothing may write there.
 Comparison compare(const HostMemRef &got, const HostMemRef &expected,
                    double rtol, double atol, size_t maxExamples = 10);
 

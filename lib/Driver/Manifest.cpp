@@ -56,6 +56,55 @@ static std::string describe(Value value, unsigned depth) {
                          index ? std::to_string(*index)
                                : describe(dim.getIndex(), depth + 1));
   }
+  if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
+    // The parts of a host function's view: what launch_ptx reads off the
+    // array it is given.
+    std::string source = describe(metadata.getSource(), depth + 1);
+    auto result = cast<OpResult>(value);
+    unsigned rank = metadata.getSizes().size();
+    unsigned number = result.getResultNumber();
+    if (number == 0)
+      return source;
+    if (number == 1)
+      return llvm::formatv("offset({0})", source).str();
+    if (number < 2 + rank)
+      return llvm::formatv("dim({0}, {1})", source, number - 2).str();
+    return llvm::formatv("stride({0}, {1})", source, number - 2 - rank).str();
+  }
+  if (auto view = dyn_cast<memref::ReinterpretCastOp>(op)) {
+    // A view rebuilt from the parts of another, with some strides made
+    // static (threadbind-version-unit-strides, under a condition that says
+    // they hold): the same memory, sizes and offset as the original.
+    // Canonicalization takes the view of the original rather than of its
+    // base buffer: find the parts among the operands.
+    memref::ExtractStridedMetadataOp metadata;
+    for (Value operand : view->getOperands())
+      if (auto parts =
+              operand.getDefiningOp<memref::ExtractStridedMetadataOp>())
+        metadata = parts;
+    auto sameOrFixed = [](OpFoldResult mine, Value theirs) {
+      return isa<Attribute>(mine) || cast<Value>(mine) == theirs;
+    };
+    if (metadata &&
+        (view.getSource() == metadata.getBaseBuffer() ||
+         view.getSource() == metadata.getSource()) &&
+        view.getMixedSizes().size() == metadata.getSizes().size() &&
+        sameOrFixed(view.getMixedOffsets().front(), metadata.getOffset()) &&
+        llvm::all_of(llvm::zip(view.getMixedSizes(), metadata.getSizes()),
+                     [&](auto pair) {
+                       return sameOrFixed(std::get<0>(pair),
+                                          std::get<1>(pair));
+                     }) &&
+        llvm::all_of(llvm::zip(view.getMixedStrides(), metadata.getStrides()),
+                     [&](auto pair) {
+                       return sameOrFixed(std::get<0>(pair),
+                                          std::get<1>(pair));
+                     }))
+      return describe(metadata.getSource(), depth + 1);
+  }
+  if (isa<arith::AndIOp, arith::OrIOp>(op) &&
+      op->getResult(0).getType().isInteger(1))
+    return infix(isa<arith::AndIOp>(op) ? "&&" : "||");
   if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
     // Device scratch the host function allocates, such as a reduction's
     // per-block results: a caller launching the PTX allocates it itself.
@@ -354,6 +403,23 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
                   j.attribute("access", accessName(a.access));
                   if (a.paddedTo)
                     j.attribute("padded_to", a.paddedTo);
+                  // A strided layout: the strides and offset the type
+                  // fixes, null where the caller gives them.
+                  if (a.strided) {
+                    auto fixed = [&](int64_t value) {
+                      if (ShapedType::isDynamic(value))
+                        j.value(nullptr);
+                      else
+                        j.value(value);
+                    };
+                    j.attributeArray("strides", [&] {
+                      for (int64_t stride : a.strides)
+                        fixed(stride);
+                    });
+                    j.attributeBegin("offset");
+                    fixed(a.offset);
+                    j.attributeEnd();
+                  }
                 }
                 if (a.result >= 0)
                   j.attribute("result", a.result);

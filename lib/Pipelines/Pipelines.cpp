@@ -65,6 +65,9 @@ void threadbind::buildMapStage(OpPassManager &pm,
   assert(!options.mapping.threadsPerBlock.isAuto() &&
          "threadbind-compile resolves auto threads a block before mapping");
   const MappingOptions &mapping = options.mapping;
+  // Views with a dynamic innermost stride get a copy of their function for
+  // the common unit stride, which maps and widens like a contiguous array.
+  pm.addNestedPass<func::FuncOp>(createVersionUnitStridesPass());
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
   reductions.threadsPerBlock = mapping.threadsPerBlock.count;

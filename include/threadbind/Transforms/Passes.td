@@ -514,6 +514,32 @@ def SinkGlobalsPass : Pass<"threadbind-sink-globals"> {
   ];
 }
 
+def VersionUnitStridesPass
+    : Pass<"threadbind-version-unit-strides", "func::FuncOp"> {
+  let summary = "Give functions over views a copy for unit innermost strides";
+  let description = [{
+    A memref argument whose innermost stride is known only at run time
+    (`strided<[?, ?], offset: ?>`, as a slice `x[:, a:b]` from PyTorch
+    arrives) defeats coalescing and vector accesses: the mapper cannot tell
+    which loop dimension walks memory contiguously. Nearly always the
+    stride is 1. This pass versions such a function on it: when every such
+    argument's innermost stride is 1 at run time, a copy of the body runs
+    on the arguments cast to a type with a static unit innermost stride,
+    which the mapper binds and widens as it would a contiguous array;
+    otherwise the body runs as written.
+
+    Functions with a single block that return nothing, hold an
+    `scf.parallel`, and take such an argument are versioned; others are
+    left alone.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numFunctionsVersioned", "functions-versioned",
+              "Number of functions given a unit-innermost-stride copy">
+  ];
+}
+
 def ScopeLoopStackPass : Pass<"threadbind-scope-loop-stack"> {
   let summary = "Give the stack a loop iteration takes back at its end";
   let description = [{

@@ -1,5 +1,6 @@
 // Kernels the Python tests compile: a scalar and two vectors, a 2-D loop
-// with a static dimension, a full reduction, f16, and a padded argument.
+// with a static dimension, a full reduction, f16, a padded argument, and
+// strided views, with dynamic and with fixed strides and offsets.
 
 // y = a * x + y
 func.func @axpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
@@ -79,6 +80,38 @@ func.func @padded(%x: memref<?xf32> {threadbind.padded_to = 256},
     %v = memref.load %x[%i] : memref<?xf32>
     %r = arith.addf %v, %one : f32
     memref.store %r, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// b[i, j] = a[i, j] * s over views: any strides for a, unit columns for b
+func.func @scale_view(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>,
+                      %b: memref<?x?xf32, strided<[?, 1], offset: ?>>,
+                      %s: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  %n = memref.dim %a, %c1 : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+    %y = arith.mulf %x, %s : f32
+    memref.store %y, %b[%i, %j] : memref<?x?xf32, strided<[?, 1], offset: ?>>
+  }
+  return
+}
+
+// y[i, j] = x[i, j] + 1 over every other column, x from element 3
+func.func @fixed_view(%x: memref<4x?xf64, strided<[?, 2], offset: 3>>,
+                      %y: memref<4x?xf64, strided<[?, 2]>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f64
+  %n = memref.dim %x, %c1 : memref<4x?xf64, strided<[?, 2], offset: 3>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %n) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<4x?xf64, strided<[?, 2], offset: 3>>
+    %r = arith.addf %v, %one : f64
+    memref.store %r, %y[%i, %j] : memref<4x?xf64, strided<[?, 2]>>
   }
   return
 }

@@ -59,6 +59,8 @@ def c_layout(tmp_path_factory):
     for member in _abi.ElementType:
         lines.append(f'  printf("name {member.value} %s\\n", '
                      f"threadbind_element_type_name({member.value}));")
+    lines.append('  printf("= THREADBIND_DYNAMIC %lld\\n", '
+                 "(long long)THREADBIND_DYNAMIC);")
     lines += ["  return 0;", "}"]
     folder = tmp_path_factory.mktemp("abi")
     source, binary = folder / "layout.c", folder / "layout"
@@ -95,6 +97,13 @@ def test_enum_values_match_the_header(c_layout):
     for enum, (_, prefix) in ENUMS.items():
         for name, member in enum.__members__.items():
             assert constants[prefix + name] == member.value, name
+
+
+def test_dynamic_matches_the_header(c_layout):
+    """The stride or offset a strided argument's type leaves to the
+    caller."""
+    _, constants = c_layout
+    assert constants["THREADBIND_DYNAMIC"] == _abi.DYNAMIC
 
 
 @pytest.mark.parametrize("enum", list(ENUMS), ids=lambda e: e.__name__)

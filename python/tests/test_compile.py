@@ -11,7 +11,8 @@ def test_program_holds_every_form(program):
     names = {k["name"] for k in program.manifest["kernels"]}
     assert {"axpy_kernel", "rows_kernel", "twice_f16_kernel"} <= names
     entries = [e["name"] for e in program.manifest["entries"]]
-    assert entries == ["axpy", "rows", "total", "twice_f16", "padded"]
+    assert entries == ["axpy", "rows", "total", "twice_f16", "padded",
+                       "scale_view", "fixed_view"]
 
 
 def test_cubin_is_an_elf(program):

@@ -89,3 +89,65 @@ def test_launch_ptx_with_cupy(gpu, program):
     with pytest.raises(threadbind.ThreadBindError, match="program.load"):
         threadbind.launch_ptx(program, "total", cupy.zeros(8, cupy.int32),
                               cupy.zeros(1, cupy.int32))
+
+
+def test_strided_views(gpu, program):
+    """Views for strided arguments: NumPy ones copied through buffers laid
+    out as the type needs, CuPy and PyTorch ones in place, and launch_ptx;
+    against NumPy."""
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((70, 130)).astype(np.float32)
+    views = [base, base[:, ::2], base.T, base[1:, 2:], base[::-1],
+             base[::-3, ::-2]]
+    for a in views:
+        out = np.full((140, 140), np.nan, np.float32)
+        b = out[a.shape[0] - 1::-1, 5:5 + a.shape[1]]
+        gpu.scale_view(a, b, 1.5)
+        np.testing.assert_array_equal(b, a * np.float32(1.5))
+        assert np.isnan(out).sum() == out.size - b.size
+    fixed = rng.standard_normal((4, 301))
+    fout = np.full((4, 300), np.nan)
+    gpu.fixed_view(fixed[:, 1::2], fout[:, ::2])
+    np.testing.assert_array_equal(fout[:, ::2], fixed[:, 1::2] + 1)
+    assert np.isnan(fout[:, 1::2]).all()
+
+    cupy = pytest.importorskip("cupy")
+    dbase = cupy.asarray(base)
+    for a, view in [(dbase[:, ::2], base[:, ::2]), (dbase.T, base.T),
+                    (dbase[::-1, ::-3], base[::-1, ::-3])]:
+        dout = cupy.full((140, 140), cupy.nan, cupy.float32)
+        b = dout[a.shape[0] - 1::-1, 5:5 + a.shape[1]]
+        gpu.scale_view(a, b, -2.0)
+        host = cupy.asnumpy(dout)
+        np.testing.assert_array_equal(
+            host[a.shape[0] - 1::-1, 5:5 + a.shape[1]], view * np.float32(-2))
+        assert np.isnan(host).sum() == host.size - b.size
+        dout.fill(cupy.nan)
+        threadbind.launch_ptx(program, "scale_view", a, b, -2.0)
+        cupy.cuda.Device().synchronize()
+        np.testing.assert_array_equal(cupy.asnumpy(b), view * np.float32(-2))
+    dfixed = cupy.asarray(fixed)
+    dfout = cupy.full((4, 300), cupy.nan)
+    threadbind.launch_ptx(program, "fixed_view", dfixed[:, 1::2],
+                          dfout[:, ::2])
+    cupy.cuda.Device().synchronize()
+    np.testing.assert_array_equal(cupy.asnumpy(dfout[:, ::2]),
+                                  fixed[:, 1::2] + 1)
+    assert cupy.isnan(dfout[:, 1::2]).all()
+    with pytest.raises(ValueError, match=r"needs \[\?, 2\]"):
+        gpu.fixed_view(dfixed[:, :150], dfout[:, ::2])
+
+
+def test_strided_torch_views(gpu):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    x = torch.randn(70, 130, device="cuda")
+    for a in (x[:, ::2], x.t(), x[1:, 2:]):
+        out = torch.full((140, 140), float("nan"), device="cuda")
+        b = out[:a.shape[0], 5:5 + a.shape[1]]
+        gpu.scale_view(a, b, 0.5)
+        torch.testing.assert_close(b, a * 0.5, rtol=0, atol=0)
+        assert int(out.isnan().sum()) == out.numel() - b.numel()
+    with pytest.raises(ValueError, match=r"needs \[\?, 1\]"):
+        gpu.scale_view(x, x[:, ::2], 0.5)

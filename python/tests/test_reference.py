@@ -1,6 +1,8 @@
 """Entries on the CPU reference, and the argument checks every call makes
 (no GPU needed)."""
 
+import ctypes
+
 import numpy as np
 import pytest
 
@@ -8,7 +10,8 @@ import threadbind
 
 
 def test_entries_by_name_and_attribute(bundle):
-    assert set(bundle) == {"axpy", "rows", "total", "twice_f16", "padded"}
+    assert set(bundle) == {"axpy", "rows", "total", "twice_f16", "padded",
+                           "scale_view", "fixed_view"}
     assert bundle.axpy is bundle["axpy"]
     assert "memref<?xf32>" in repr(bundle.axpy)
     with pytest.raises(KeyError, match="no entry 'nope'; the bundle has"):
@@ -80,12 +83,21 @@ def test_static_dimension_and_read_only_output(bundle):
 
 
 class FakeDeviceArray:
-    """Claims to live on the device; never dereferenced."""
+    """Claims to live on the device; never dereferenced unless `pointer`
+    is host memory (see `device_view`)."""
 
-    def __init__(self, shape, typestr="<f4", strides=None):
+    def __init__(self, shape, typestr="<f4", strides=None, pointer=0x7000000):
         self.__cuda_array_interface__ = {
-            "data": (0x7000000, False), "shape": shape, "typestr": typestr,
+            "data": (pointer, False), "shape": shape, "typestr": typestr,
             "strides": strides, "version": 3}
+
+
+def device_view(array):
+    """A FakeDeviceArray over a NumPy array's own memory, strides and all:
+    what a GPU call with its kernels replaced by the CPU reference can
+    read."""
+    return FakeDeviceArray(array.shape, array.dtype.str, array.strides,
+                           array.ctypes.data)
 
 
 def test_device_memory_is_refused_by_the_reference(bundle):
@@ -271,3 +283,225 @@ def test_tensor_entry_returns_through_out_parameters():
     program.load().scaled_and_dot.reference(a, b, scaled, dot)
     np.testing.assert_array_equal(scaled, 2 * a)
     assert dot == np.float32(0.5 * a.sum())
+
+
+# Strided views: scale_view takes any strides for its input and unit
+# columns for its output; fixed_view fixes column strides of 2 and, for its
+# input, an offset of 3 (kernels.mlir).
+
+def sentinel(shape, dtype=np.float32):
+    """An array of NaN, to see which elements a call wrote."""
+    return np.full(shape, np.nan, dtype)
+
+
+def check_outside(base, view, expected):
+    """`view` (a view of the C-contiguous `base`) holds `expected`, and
+    every element of `base` outside it is still NaN."""
+    np.testing.assert_array_equal(view, expected)
+    flat = (view.ctypes.data - base.ctypes.data) // base.itemsize + sum(
+        index * (stride // base.itemsize)
+        for index, stride in zip(np.indices(view.shape), view.strides))
+    outside = np.ones(base.size, bool)
+    outside[np.ravel(flat)] = False
+    assert np.isnan(base.reshape(-1)[outside]).all()
+
+
+BASE = np.arange(6 * 10, dtype=np.float32).reshape(6, 10)
+
+VIEWS = {
+    "contiguous": BASE,
+    "every other column": BASE[:, ::2],
+    "transposed": BASE.T,
+    "corner": BASE[1:, 2:],
+    "rows reversed": BASE[::-1],
+    "both reversed": BASE[::-2, ::-3],
+}
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_strided_views_on_the_reference(bundle, name):
+    a = VIEWS[name]
+    out = sentinel((a.shape[0] + 3, a.shape[1] + 4))
+    for b in (out[1:1 + a.shape[0], 2:2 + a.shape[1]],   # inside a larger one
+              out[a.shape[0] - 1::-1, :a.shape[1]]):      # rows reversed
+        out[...] = np.nan
+        bundle.scale_view.reference(a, b, 1.5)
+        check_outside(out, b, a * np.float32(1.5))
+    np.testing.assert_array_equal(BASE, np.arange(60).reshape(6, 10))
+
+
+def test_fixed_strides_and_offset_on_the_reference(bundle):
+    base = np.arange(4 * 11, dtype=np.float64).reshape(4, 11)
+    out = sentinel((4, 10), np.float64)
+    x, y = base[:, 1::2], out[:, ::2]  # column strides of 2, as the type fixes
+    bundle.fixed_view.reference(x, y)
+    check_outside(out, y, x + 1)
+    # One column: its stride is never used, so any does.
+    out[...] = np.nan
+    bundle.fixed_view.reference(base[:, 3:4], out[:, 5:6])
+    check_outside(out, out[:, 5:6], base[:, 3:4] + 1)
+
+
+def test_strides_a_type_fixes_are_checked(bundle):
+    with pytest.raises(ValueError, match=(
+            r"fixed_view: argument 0 \(memref<4x\?xf64, strided<\[\?, 2\], "
+            r"offset: 3>>\): strides \(5, 1\) \(in elements\), but its "
+            r"type needs \[\?, 2\]")):
+        bundle.fixed_view.reference(np.zeros((4, 5)),
+                                    np.zeros((4, 10))[:, ::2])
+    with pytest.raises(ValueError, match=(
+            r"scale_view: argument 1 .*strides \(10, 2\) .*needs \[\?, 1\]")):
+        bundle.scale_view.reference(np.zeros((3, 5), np.float32),
+                                    np.zeros((3, 10), np.float32)[:, ::2], 1.0)
+    record = np.zeros((3, 4), dtype=[("a", "<f4"), ("b", "<i2")])
+    with pytest.raises(ValueError, match=r"argument 0 .*strides \(24, 6\) "
+                                         r"bytes are not whole elements of 4"):
+        bundle.scale_view.reference(record["a"], np.zeros((3, 4), np.float32),
+                                    1.0)
+    # An identity layout still needs row-major arrays.
+    with pytest.raises(ValueError, match=r"rows: argument 1 .*not contiguous"):
+        bundle.rows.reference(np.zeros((4, 5)), np.zeros((4, 10))[:, ::2])
+
+
+def test_gpu_call_stages_strided_numpy_views(program, monkeypatch):
+    """NumPy views for strided arguments go through buffers laid out as the
+    type needs (the fixed strides and offset, compact elsewhere); only what
+    the view holds comes back."""
+    bundle = threadbind.Bundle(program.bundle_path, program.manifest)
+    runtime = HostMemoryRuntime()
+    monkeypatch.setattr(bundle, "_runtime", lambda: runtime)
+    for entry in bundle.entries.values():
+        monkeypatch.setattr(entry, "_gpu", entry._reference)
+    for name, a in VIEWS.items():
+        out = sentinel((12, 14))
+        b = out[a.shape[0] - 1::-1, 1:1 + a.shape[1]]
+        bundle.scale_view(a, b, -2.0)
+        check_outside(out, b, a * np.float32(-2.0))
+        assert runtime.sizes[-2:] == [a.size * 4] * 2, name
+    base = np.arange(4 * 11, dtype=np.float64).reshape(4, 11)
+    out = sentinel((4, 10), np.float64)
+    # Any view will do: staging lays it out with column stride 2.
+    x, y = base[::-1, :5], out[:, 1::2]
+    bundle.fixed_view(x, y)
+    check_outside(out, y, x + 1)
+    # x: offset 3, 4 rows of 9 (5 columns 2 apart), the last one 9 long.
+    assert runtime.sizes[-2:] == [(3 + 3 * 9 + 9) * 8, (3 * 9 + 9) * 8]
+    descriptors = []
+
+    def record(pointers):
+        # offset, sizes, strides of both descriptors, then run the call.
+        descriptors.extend(
+            list(ctypes.cast(pointers[k], ctypes.POINTER(ctypes.c_int64))[2:7])
+            for k in range(2))
+        bundle.fixed_view._reference(pointers)
+    monkeypatch.setattr(bundle.fixed_view, "_gpu", record)
+    out[...] = np.nan
+    bundle.fixed_view(x, y)
+    check_outside(out, y, x + 1)
+    assert descriptors == [[3, 4, 5, 9, 2], [0, 4, 5, 9, 2]]
+    empty = np.zeros((4, 0))
+    bundle.fixed_view(empty, empty)
+    assert runtime.sizes[-2:] == [1, 1]
+    assert sorted(runtime.freed) == sorted(runtime.buffers)
+
+
+def test_gpu_call_passes_device_views_in_place(program, monkeypatch):
+    """Device arrays for strided arguments pass their own strides, checked
+    against those the type fixes (here 'device' memory is host memory)."""
+    bundle = threadbind.Bundle(program.bundle_path, program.manifest)
+    runtime = HostMemoryRuntime()
+    monkeypatch.setattr(bundle, "_runtime", lambda: runtime)
+    for entry in bundle.entries.values():
+        monkeypatch.setattr(entry, "_gpu", entry._reference)
+    out = sentinel((12, 14))
+    for a in VIEWS.values():
+        out[...] = np.nan
+        b = out[a.shape[0] - 1::-1, 3:3 + a.shape[1]]
+        bundle.scale_view(device_view(a), device_view(b), 3.0)
+        check_outside(out, b, a * np.float32(3.0))
+    contiguous = np.arange(12, dtype=np.float32).reshape(3, 4)
+    b = np.zeros_like(contiguous)
+    bundle.scale_view(FakeDeviceArray((3, 4), "<f4", None,
+                                      contiguous.ctypes.data),
+                      device_view(b), 2.0)
+    np.testing.assert_array_equal(b, contiguous * 2)
+    base = np.arange(4 * 11, dtype=np.float64).reshape(4, 11)
+    out = sentinel((4, 10), np.float64)
+    bundle.fixed_view(device_view(base[:, 1::2]), device_view(out[:, ::2]))
+    check_outside(out, out[:, ::2], base[:, 1::2] + 1)
+    with pytest.raises(ValueError, match=r"fixed_view: argument 1 .*strides "
+                                         r"\(10, 1\) .*needs \[\?, 2\]"):
+        bundle.fixed_view(device_view(base[:, 1::2]),
+                          FakeDeviceArray((4, 5), "<f8", (80, 8)))
+    with pytest.raises(ValueError, match=r"rows: argument 0 .*not contiguous"):
+        bundle.rows(FakeDeviceArray((4, 5), "<f8", (80, 16)),
+                    FakeDeviceArray((4, 5), "<f8"))
+    assert runtime.sizes == []  # nothing copied
+
+
+def test_kernel_arguments_pass_the_views_strides(program):
+    from threadbind._ptx import _Evaluator, kernel_arguments, strided_layout
+    # The layout each parameter's type gives is the one the entry records.
+    for entry in program.manifest["entries"]:
+        kernels = [k for k in program.manifest["kernels"]
+                   if k["host_function"] == entry["name"]]
+        for kernel in kernels:
+            for param in kernel["params"]:
+                if param.get("field") is None or not param[
+                        "source"].startswith("arg"):
+                    continue
+                argument = entry["arguments"][int(param["source"][3:])]
+                expected = None if "strides" not in argument else (
+                    tuple(threadbind._abi.DYNAMIC if s is None else s
+                          for s in argument["strides"]),
+                    threadbind._abi.DYNAMIC if argument["offset"] is None
+                    else argument["offset"])
+                got = strided_layout(param["mlir_type"])
+                if expected and kernel.get("launch_if", "").startswith(
+                        "(stride("):
+                    # threadbind-version-unit-strides' copy for a unit
+                    # innermost stride fixes it.
+                    strides, offset = expected
+                    expected = (strides[:-1] + (1,), offset)
+                assert got == expected
+
+    def fields(kernel, args):
+        values = kernel_arguments(kernel, _Evaluator(args, lambda t, n: 1))
+        return {(p["source"], p.get("field"), p.get("dim")): v
+                for p, v in zip(kernel["params"], values)}
+
+    # scale_view's views have dynamic innermost strides: a copy of it for
+    # unit strides runs when they are, the general one otherwise.
+    unit, scale = (next(k for k in program.manifest["kernels"]
+                        if k["host_function"] == "scale_view" and
+                        k["launch_if"].startswith(negated))
+                   for negated in ("(", "!"))
+    fixed = next(k for k in program.manifest["kernels"]
+                 if k["host_function"] == "fixed_view")
+    a = FakeDeviceArray((6, 5), "<f4", (-40, 8), 0x7000000)
+    args = [a, FakeDeviceArray((6, 5)), 1.0]
+    evaluate = _Evaluator(args, lambda t, n: 1)
+    assert (evaluate(unit["launch_if"]), evaluate(scale["launch_if"])) == (0, 1)
+    contiguous = _Evaluator([FakeDeviceArray((6, 5)), FakeDeviceArray((6, 5)),
+                             1.0], lambda t, n: 1)
+    assert contiguous(unit["launch_if"]) == 1
+    got = fields(scale, args)
+    assert got[("arg0", "aligned_ptr", None)] == 0x7000000
+    assert got[("arg0", "offset", None)] == 0
+    assert (got[("arg0", "stride", 0)], got[("arg0", "stride", 1)]) == (-10, 2)
+    assert (got[("arg1", "stride", 0)], got[("arg1", "stride", 1)]) == (5, 1)
+    x = FakeDeviceArray((4, 5), "<f8", (88, 16), 0x7000000)
+    got = fields(fixed, [x, FakeDeviceArray((4, 5), "<f8", (80, 16))])
+    assert got[("arg0", "aligned_ptr", None)] == 0x7000000 - 3 * 8
+    assert got[("arg0", "offset", None)] == 3
+    assert (got[("arg0", "stride", 0)], got[("arg0", "stride", 1)]) == (11, 2)
+    assert got[("arg1", "offset", None)] == 0
+    with pytest.raises(ValueError, match=r"fixed_view: arg1 .*strides \(5, 1\)"
+                                         r" .*needs \[\?, 2\]"):
+        fields(fixed, [x, FakeDeviceArray((4, 5), "<f8")])
+    axpy = next(k for k in program.manifest["kernels"]
+                if k["name"] == "axpy_kernel")
+    with pytest.raises(ValueError, match="arg1 is not contiguous"):
+        fields(axpy, [2.0, FakeDeviceArray((8,), "<f4", (8,)),
+                      FakeDeviceArray((8,))])
+

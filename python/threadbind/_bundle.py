@@ -6,6 +6,10 @@ a GPU version (launches the kernels) and a CPU reference (the loops as
 written), both taking an array of pointers: to a memref descriptor for each
 memref argument, to the value for each scalar (include/threadbind/Runtime/
 Bundle.h).
+
+A memref argument with the identity layout takes row-major data; one with a
+strided layout (``memref<?x?xf32, strided<[?, 1], offset: ?>>``) takes a
+view, whose strides and offset the call passes in the descriptor.
 """
 
 import contextlib
@@ -19,6 +23,7 @@ from typing import NamedTuple, Optional, Tuple
 import numpy as np
 
 from ._abi import (
+    DYNAMIC,
     ENTRY_FUNCTION as _ENTRY_FUNCTION,
     Access,
     ElementType,
@@ -67,27 +72,84 @@ class _DeviceArray:
         self.pointer = cai["data"][0]
         self.shape = tuple(cai["shape"])
         self.dtype = np.dtype(cai["typestr"])
-        self.strides = cai.get("strides")
-        itemsize = self.dtype.itemsize
-        contiguous = tuple(
-            int(np.prod(self.shape[k + 1:], dtype=np.int64)) * itemsize
-            for k in range(len(self.shape)))
+        self.strides = cai.get("strides")  # bytes; None when C-contiguous
+        contiguous = tuple(s * self.dtype.itemsize
+                           for s in _row_major(self.shape))
         self.contiguous = self.strides is None or tuple(
             s for s, n in zip(self.strides, self.shape) if n > 1) == tuple(
                 c for c, n in zip(contiguous, self.shape) if n > 1)
 
 
-def _descriptor(pointer, shape):
-    """A memref descriptor over row-major data at `pointer`."""
+def _row_major(shape):
+    """The element strides of C-contiguous data of `shape`."""
+    strides, stride = [0] * len(shape), 1
+    for k in reversed(range(len(shape))):
+        strides[k] = stride
+        stride *= shape[k]
+    return tuple(strides)
+
+
+def _element_strides(where, shape, byte_strides, itemsize):
+    """`byte_strides` (None: C-contiguous) in elements. A stride that is not
+    a whole number of elements raises ValueError, unless its dimension has
+    one element or none (its stride is never used)."""
+    if byte_strides is None:
+        return _row_major(shape)
+    if any(s % itemsize for s, n in zip(byte_strides, shape) if n > 1):
+        raise ValueError(f"{where}: strides {tuple(byte_strides)} bytes are "
+                         f"not whole elements of {itemsize} bytes")
+    return tuple(s // itemsize for s in byte_strides)
+
+
+def _format_layout(strides):
+    """Strides as MLIR writes them: [?, 1]."""
+    return "[" + ", ".join("?" if s == DYNAMIC else str(s)
+                           for s in strides) + "]"
+
+
+def _view_layout(where, shape, byte_strides, itemsize, fixed_strides,
+                 fixed_offset):
+    """The descriptor strides and offset, in elements, for a strided memref
+    argument given in place: a view with `byte_strides` (None when
+    C-contiguous) whose element [0, ..., 0] is at its data pointer (negative
+    strides included), for a type that fixes `fixed_strides` and
+    `fixed_offset` (DYNAMIC where the caller chooses). The view's strides
+    must match the fixed ones, except in dimensions of one element and in
+    empty views, where strides are never used and the fixed ones are
+    passed. The offset is the fixed one, or 0: the aligned pointer is then
+    the data pointer less that many elements."""
+    strides = _element_strides(where, shape, byte_strides, itemsize)
+    empty = 0 in shape
+    passed = []
+    for n, stride, fixed in zip(shape, strides, fixed_strides):
+        if fixed == DYNAMIC:
+            passed.append(stride)
+        elif stride == fixed or n == 1 or empty:
+            passed.append(fixed)
+        else:
+            raise ValueError(
+                f"{where}: strides {tuple(strides)} (in elements), but its "
+                f"type needs {_format_layout(fixed_strides)} (? where any)")
+    return tuple(passed), 0 if fixed_offset == DYNAMIC else fixed_offset
+
+
+def _fixed_layout(info):
+    """The strides and the offset a strided memref argument's type fixes
+    (an ArgumentStruct), DYNAMIC where the caller chooses."""
+    return tuple(info.strides[k] for k in range(info.rank)), info.offset
+
+
+def _descriptor(pointer, shape, strides, offset):
+    """A memref descriptor over data at `pointer` (allocated and aligned),
+    whose element [i0, i1, ...] lies `offset` + sum(i_k * strides[k])
+    elements past it."""
     rank = len(shape)
     words = (ctypes.c_int64 * (3 + 2 * rank))()
     words[0] = words[1] = pointer
-    words[2] = 0
-    stride = 1
-    for k in reversed(range(rank)):
+    words[2] = offset
+    for k in range(rank):
         words[3 + k] = shape[k]
-        words[3 + rank + k] = stride
-        stride *= shape[k]
+        words[3 + rank + k] = strides[k]
     return words
 
 
@@ -95,7 +157,16 @@ class Entry:
     """One function of a bundle. Calling it runs it on the GPU; `.reference`
     runs the CPU reference. Memref arguments are NumPy arrays (copied to the
     device and, if the function writes them, back) or objects with
-    __cuda_array_interface__ (used in place); scalars are Python numbers."""
+    __cuda_array_interface__ (used in place); scalars are Python numbers.
+
+    A memref argument whose type has the identity layout needs row-major
+    (C-contiguous) arrays. One with a strided layout (``strided<[?, 1],
+    offset: ?>``) also takes views: slices, transposes, negative steps.
+    Arrays used in place (every array of the reference, device arrays on
+    the GPU) pass their own strides, which must equal those the type fixes
+    (in dimensions of more than one element); NumPy arrays on the GPU are
+    copied into a device buffer laid out as the type needs, so any view
+    does."""
 
     def __init__(self, bundle, raw, manifest):
         self._bundle = bundle
@@ -127,6 +198,8 @@ class Entry:
                             f"{len(args)} given")
 
     def _check_memref(self, i, info, shape, dtype, contiguous):
+        """The dtype, rank and static sizes of an array for memref argument
+        `i`, and, for the identity layout, that it is row-major."""
         name, expected, _ = _TYPES[info.elementType]
         if expected is None:
             raise TypeError(f"{self._where(i)}: {name} has no NumPy "
@@ -141,7 +214,7 @@ class Entry:
             if info.shape[k] >= 0 and info.shape[k] != shape[k]:
                 raise ValueError(f"{self._where(i)}: dimension {k} is "
                                  f"{shape[k]}, expected {info.shape[k]}")
-        if not contiguous:
+        if not info.strided and not contiguous:
             raise ValueError(f"{self._where(i)}: not contiguous (row-major "
                              "layout needed; use numpy.ascontiguousarray or "
                              ".contiguous())")
@@ -153,6 +226,45 @@ class Entry:
         if info.access & Access.WRITE and not array.flags["WRITEABLE"]:
             raise ValueError(f"{self._where(i)}: the function writes it, but "
                              "the array is read-only")
+
+    def _in_place(self, i, info, pointer, shape, byte_strides, itemsize):
+        """(aligned pointer, shape, strides, offset) of the descriptor for an
+        array of memref argument `i` used where it lies, its element
+        [0, ..., 0] at `pointer`, its strides `byte_strides` (None when
+        C-contiguous): row-major for the identity layout (_check_memref saw
+        to it), its own strides for a strided one."""
+        if not info.strided:
+            return pointer, shape, _row_major(shape), 0
+        strides, offset = _view_layout(self._where(i), shape, byte_strides,
+                                       itemsize, *_fixed_layout(info))
+        return pointer - offset * itemsize, shape, strides, offset
+
+    def _staged_layout(self, i, info, shape):
+        """(strides, offset, elements) of a device buffer for strided memref
+        argument `i` of `shape`: the strides its type fixes, compact
+        row-major ones around them elsewhere, its fixed offset or 0, and how
+        many elements the buffer needs (0 for an empty view)."""
+        fixed_strides, fixed_offset = _fixed_layout(info)
+        offset = 0 if fixed_offset == DYNAMIC else fixed_offset
+        if offset < 0 or any(f < 0 for f in fixed_strides if f != DYNAMIC):
+            raise ValueError(
+                f"{self._where(i)}: its type fixes a negative stride or "
+                "offset; a NumPy array cannot be copied in for it (pass a "
+                "device array laid out for it)")
+        # The fixed dimensions span `running` elements; each other one,
+        # innermost first, steps over everything inside it, so no two
+        # elements share a place.
+        running = 1 + sum(f * max(n - 1, 0)
+                          for n, f in zip(shape, fixed_strides)
+                          if f != DYNAMIC)
+        strides = list(fixed_strides)
+        for k in reversed(range(len(shape))):
+            if strides[k] == DYNAMIC:
+                strides[k] = running
+                running *= max(shape[k], 1)
+        elements = 0 if 0 in shape else offset + 1 + sum(
+            (n - 1) * s for n, s in zip(shape, strides))
+        return tuple(strides), offset, elements
 
     def _scalar(self, i, info, value):
         name, dtype, ctype = _TYPES[info.elementType]
@@ -227,16 +339,16 @@ class Entry:
 
     def _pack(self, args, memref):
         """The pointer array an entry function takes: to each scalar's value,
-        and to a descriptor over the (data pointer, shape) that
-        `memref(i, info, value)` gives for each memref argument. Returns it
-        with what must outlive the call."""
+        and to a descriptor over the (aligned pointer, shape, strides,
+        offset) that `memref(i, info, value)` gives for each memref
+        argument. Returns it with what must outlive the call."""
         self._check_count(args)
         keep, pointers = [], (ctypes.c_void_p * len(args))()
         shapes, scalars = [()] * len(args), [0] * len(args)
         for i, (info, value) in enumerate(zip(self._arguments, args)):
             if info.isMemRef:
-                pointer, shapes[i] = memref(i, info, value)
-                item = _descriptor(pointer, shapes[i])
+                pointer, shapes[i], strides, offset = memref(i, info, value)
+                item = _descriptor(pointer, shapes[i], strides, offset)
             else:
                 item = self._scalar(i, info, value)
                 if isinstance(item.value, int):
@@ -247,7 +359,8 @@ class Entry:
         return pointers, keep
 
     def reference(self, *args):
-        """Runs the CPU reference on NumPy arrays, in place."""
+        """Runs the CPU reference on NumPy arrays, in place (views too, for
+        strided arguments)."""
         def host(i, info, value):
             if hasattr(value, "__cuda_array_interface__"):
                 raise TypeError(f"{self._where(i)}: device memory given; the "
@@ -256,7 +369,8 @@ class Entry:
                 raise TypeError(f"{self._where(i)}: expected a NumPy array, "
                                 f"got {type(value).__name__}")
             self._check_host(i, info, value)
-            return value.ctypes.data, value.shape
+            return self._in_place(i, info, value.ctypes.data, value.shape,
+                                  value.strides, value.itemsize)
 
         if self._reference is None:
             raise ThreadBindError(f"{self.name} has no CPU reference: "
@@ -267,8 +381,10 @@ class Entry:
 
     def __call__(self, *args):
         """Runs on the GPU: NumPy arrays are copied in and, where written,
-        back; device arrays are used in place. Work already queued on the
-        device finishes first, and the call returns when the kernels have."""
+        back (a view of a strided argument through a buffer laid out as its
+        type needs); device arrays are used in place. Work already queued on
+        the device finishes first, and the call returns when the kernels
+        have."""
         self._check_count(args)
         runtime = self._bundle._runtime()
         copies, allocations = [], []
@@ -285,23 +401,39 @@ class Entry:
                         f"multiple of {info.paddedTo} elements "
                         "(threadbind.padded_to); pass an array of such a "
                         "length, or a NumPy array")
-                return device.pointer, device.shape
+                return self._in_place(i, info, device.pointer, device.shape,
+                                      device.strides, device.dtype.itemsize)
             if not isinstance(value, np.ndarray):
                 raise TypeError(
                     f"{self._where(i)}: expected a NumPy array or an object "
                     "with __cuda_array_interface__, got "
                     f"{type(value).__name__}")
             self._check_host(i, info, value)
-            nbytes = value.nbytes
+            # The buffer reaches the padded size, where there is one.
+            extent = value.shape
             if info.paddedTo and info.rank == 1:
-                padded = -(-value.shape[0] // info.paddedTo) * info.paddedTo
-                nbytes = padded * value.itemsize
+                extent = (-(-value.shape[0] // info.paddedTo) *
+                          info.paddedTo,)
+            if info.strided:
+                # Copy through a host array laid out as the device one.
+                strides, offset, elements = self._staged_layout(i, info,
+                                                                extent)
+                staging = np.zeros(elements, value.dtype)
+                view = np.lib.stride_tricks.as_strided(
+                    staging[offset:], value.shape,
+                    [s * value.itemsize for s in strides])
+                view[...] = value
+                nbytes = staging.nbytes
+            else:
+                strides, offset = _row_major(value.shape), 0
+                staging = view = value
+                nbytes = int(np.prod(extent, dtype=np.int64)) * value.itemsize
             pointer = runtime.malloc(max(nbytes, 1))
             allocations.append(pointer)
-            runtime.copy_to_device(pointer, value, value.nbytes)
+            runtime.copy_to_device(pointer, staging, staging.nbytes)
             if info.access & Access.WRITE:
-                copies.append((value, pointer))
-            return pointer, value.shape
+                copies.append((staging, pointer, value, view))
+            return pointer, value.shape, strides, offset
 
         try:
             pointers, keep = self._pack(args, on_device)
@@ -310,8 +442,10 @@ class Entry:
             runtime.synchronize()
             if not self._bundle._recording:
                 runtime.clear_launches()  # the runtime keeps every record
-            for array, pointer in copies:
-                runtime.copy_to_host(array, pointer, array.nbytes)
+            for staging, pointer, value, view in copies:
+                runtime.copy_to_host(staging, pointer, staging.nbytes)
+                if view is not value:
+                    value[...] = view
             del keep
         finally:
             for pointer in allocations:

@@ -12,11 +12,13 @@ import re
 
 import numpy as np
 
-from ._bundle import ThreadBindError, _DeviceArray
+from ._abi import DYNAMIC
+from ._bundle import (ThreadBindError, _DeviceArray, _element_strides,
+                      _row_major, _view_layout)
 
 _TOKEN = re.compile(
     r'\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9.]*)|("(?:[^"\\]|\\.)*")|'
-    r'(&&|\|\||>=|<=|==|!=|[-+*/(),<>]))')
+    r'(&&|\|\||>=|<=|==|!=|[-+*/(),<>!]))')
 
 
 def _tokens(text):
@@ -40,7 +42,8 @@ def _tokens(text):
 
 
 class _Evaluator:
-    """Evaluates a manifest expression: numbers, argN, dim(argN, k), min,
+    """Evaluates a manifest expression: numbers, argN, dim(argN, k),
+    stride(argN, k), offset(argN), min,
     max, ceildiv, select(c, a, b), + - * /, comparisons, && and ||, and the grid queries
     (threadbind_kernel_resident_blocks, threadbind_max_resident_blocks),
     answered by `resident(threads, kernel_name_or_None)`."""
@@ -144,6 +147,9 @@ class _Evaluator:
             return inner
         if kind == "op" and value == "-":
             return -self.atom()
+        if kind == "op" and value == "!":
+            # The else branch of an if around a launch.
+            return int(not self.atom())
         if kind != "name":
             raise ThreadBindError("cannot read a manifest expression")
         if re.fullmatch(r"arg\d+", value) and self.peek() != ("op", "("):
@@ -163,6 +169,30 @@ class _Evaluator:
             shape = (_DeviceArray(arg).shape if hasattr(
                 arg, "__cuda_array_interface__") else np.shape(arg))
             return int(shape[k])
+        if value in ("stride", "offset"):
+            # The parts of a view (threadbind-version-unit-strides tests
+            # its innermost stride): as kernel_arguments passes them, the
+            # array's own strides in elements and the offset 0 (the data
+            # pointer is element [0, ...]).
+            self.take("(")
+            kind, name = self.take()
+            k = None
+            if value == "stride":
+                self.take(",")
+                k = self.disjunction()
+            self.take(")")
+            arg = self.argument(name)
+            if k is None:
+                return 0
+            if hasattr(arg, "__cuda_array_interface__"):
+                device = _DeviceArray(arg)
+                shape, byte_strides = device.shape, device.strides
+                itemsize = device.dtype.itemsize
+            else:
+                shape, byte_strides = np.shape(arg), np.asarray(arg).strides
+                itemsize = np.asarray(arg).itemsize
+            return int(_element_strides(name, shape, byte_strides,
+                                        itemsize)[k])
         if value not in ("max", "min", "ceildiv", "select",
                          "threadbind_kernel_resident_blocks",
                          "threadbind_max_resident_blocks"):
@@ -189,10 +219,33 @@ _SCALAR_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
                  "i64": np.int64, "index": np.int64, "i1": np.int8}
 
 
+_STRIDED = re.compile(
+    r"strided<\[([^\]]*)\](?:\s*,\s*offset:\s*([^>\s]+))?\s*>")
+
+
+def strided_layout(mlir_type):
+    """The strides and offset a memref type's strided layout fixes
+    ("memref<4x?xf32, strided<[?, 1], offset: ?>>" gives ((DYNAMIC, 1),
+    DYNAMIC)), or None for the identity layout."""
+    match = _STRIDED.search(mlir_type)
+    if match is None:
+        return None
+
+    def number(text):
+        return DYNAMIC if text.strip() == "?" else int(text)
+
+    strides = tuple(number(t) for t in match.group(1).split(",")
+                    if t.strip())
+    return strides, number(match.group(2)) if match.group(2) else 0
+
+
 def kernel_arguments(kernel, evaluate):
     """The values of `kernel`'s PTX parameters, in order, for the host
     function's arguments that `evaluate` (an _Evaluator) holds: device
-    arrays and numbers."""
+    arrays and numbers. A memref parameter's `mlir_type` is the host
+    function argument's type: an array for an identity layout must be
+    row-major; one for a strided layout passes its own strides, checked
+    against those the type fixes."""
     values = []
     for param in kernel["params"]:
         source = param["source"]
@@ -219,16 +272,24 @@ def kernel_arguments(kernel, evaluate):
                 f"{type(arg).__name__}, a host array where device memory is "
                 "needed (use cupy.asarray or torch.Tensor.cuda)")
         device = _DeviceArray(arg)
-        if not device.contiguous:
-            raise ValueError(f"{kernel['host_function']}: {source} is not "
-                             "contiguous")
-        shape = device.shape
-        strides = [int(np.prod(shape[k + 1:], dtype=np.int64))
-                   for k in range(len(shape))]
+        shape, itemsize = device.shape, device.dtype.itemsize
+        layout = strided_layout(param["mlir_type"])
+        if layout is None:
+            if not device.contiguous:
+                raise ValueError(f"{kernel['host_function']}: {source} is "
+                                 "not contiguous")
+            strides, offset = _row_major(shape), 0
+        else:
+            where = (f"{kernel['host_function']}: {source} "
+                     f"({param['mlir_type']})")
+            strides, offset = _view_layout(where, shape, device.strides,
+                                           itemsize, *layout)
         if field in ("allocated_ptr", "aligned_ptr"):
-            values.append(np.uint64(device.pointer))
+            # Element [0, ...] lies `offset` elements past the aligned
+            # pointer.
+            values.append(np.uint64(device.pointer - offset * itemsize))
         elif field == "offset":
-            values.append(np.int64(0))
+            values.append(np.int64(offset))
         elif field == "size":
             values.append(np.int64(shape[param["dim"]]))
         elif field == "stride":

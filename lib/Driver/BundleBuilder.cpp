@@ -580,10 +580,6 @@ void threadbind::buildCPULoweringStage(OpPassManager &pm) {
 }
 
 void threadbind::buildHostLoweringStage(OpPassManager &pm) {
-  // Before the launches become calls that pack their arguments on the
-  // stack: a host loop launching kernels would otherwise grow it on every
-  // iteration.
-  pm.addPass(createScopeLoopStackPass());
   pm.addPass(createGpuToLLVMConversionPass());
   addHostToLLVM(pm);
 }

@@ -180,6 +180,9 @@ void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
   // Kernels may hold affine index arithmetic (upstream's mapping emits it).
   pm.addPass(createLowerAffinePass());
+  // Host loops that launch kernels give back the stack each launch packs
+  // its arguments on; the loops become branches next.
+  pm.addPass(createScopeLoopStackPass());
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   // Index stays 64-bit on the device: grid-stride loops over more than 2^31

@@ -165,8 +165,10 @@ class Case:
             block = f"threads-per-block={rng.choice([32, 64, 128, 256])}"
         cap = f" max-blocks={rng.choice([1, 2, 3])}" if rng.random() < 0.1 \
             else ""
+        # Transposes go through workgroup memory by default; sometimes not.
+        stage = " stage-transposes=false" if rng.random() < 0.2 else ""
         return {
-            "map": f"{block} grid-policy={policy}{cap}",
+            "map": f"{block} grid-policy={policy}{cap}{stage}",
             "tail": rng.choice(["pad", "split", "keep"]),
             "widen": " ".join(
                 x for x in [

@@ -87,6 +87,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.maxBlocks = mapping.maxBlocks;
   loops.emitRemarks = options.shared.remarks;
   loops.sequentialFallback = mapping.sequentialFallback;
+  loops.stageTransposes = mapping.stageTransposes;
   pm.addPass(createMapLoopsToThreadsPass(loops));
   if (mapping.sequentialFallback) {
     SequentialKernelsPassOptions sequential;

@@ -94,11 +94,16 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
     return launch.emitOpError(
         "cannot be emulated on the host: thread block clusters are not "
         "supported");
-  if (launch.getNumWorkgroupAttributions() != 0 ||
+  // Workgroup memory is a buffer per block, which the phased emulation
+  // (blocks outermost, every thread through a phase before the next) keeps.
+  bool phased = llvm::any_of(launch.getBody().front(), [](Operation &op) {
+    return isPhaseBoundary(&op);
+  });
+  if ((launch.getNumWorkgroupAttributions() != 0 && !phased) ||
       launch.getNumPrivateAttributions() != 0)
     return launch.emitOpError(
-        "cannot be emulated on the host: memory attributions are not "
-        "supported");
+        "cannot be emulated on the host: memory attributions are supported "
+        "only as workgroup memory of a launch with top-level barriers");
   // A phased all-reduce's region is cloned into the host fold, so its ops
   // (and its gpu.yield) are not the kernel's.
   WalkResult result =
@@ -259,6 +264,17 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
     if (auto reduce = dyn_cast<gpu::AllReduceOp>(boundary))
       reduceBuffers[boundary] = allocate(reduce.getType());
 
+  // Workgroup memory, in host memory (its loads and stores keep their
+  // form; only the memory space goes): one buffer, as blocks run one after
+  // another.
+  SmallVector<Value> workgroup;
+  for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    workgroup.push_back(memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        type.getLayout())));
+  }
   SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
   // The all-reduces' results, the same for every thread of the block.
   SmallVector<std::pair<Value, Value>> uniform;
@@ -280,6 +296,9 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
            llvm::zip(body.getArguments(),
                      launchArguments(blockIds, threadIds, gridSize, blockSize)))
         mapping.map(arg, value);
+      for (auto [buffer, host] :
+           llvm::zip_equal(launch.getWorkgroupAttributions(), workgroup))
+        mapping.map(buffer, host);
       for (auto [value, replacement] : uniform)
         mapping.map(value, replacement);
       for (auto [value, buffer] : crossing)
@@ -352,6 +371,8 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
   for (auto [value, buffer] : crossing)
     memref::DeallocOp::create(rewriter, loc, buffer);
   for (auto [reduce, buffer] : reduceBuffers)
+    memref::DeallocOp::create(rewriter, loc, buffer);
+  for (Value buffer : workgroup)
     memref::DeallocOp::create(rewriter, loc, buffer);
   rewriter.eraseOp(launch);
 }

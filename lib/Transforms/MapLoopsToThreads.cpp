@@ -606,6 +606,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.gridPolicy = gridPolicy;
     mappingOptions.maxBlocks = maxBlocks;
     mappingOptions.emitRemarks = emitRemarks;
+    mappingOptions.stageTransposes = stageTransposes;
     std::string error = verifyLoopMappingOptions(mappingOptions);
     if (!error.empty())
       return emitError(UnknownLoc::get(context))
@@ -683,6 +684,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
     // Check and plan every loop before rewriting any: a function with one
     // loop that cannot be bound is left exactly as it was.
     SmallVector<LoopMappingPlan> plans;
+    SmallVector<std::optional<StagedTransposePlan>> stagedPlans;
     bool funcOk = true;
     SmallVector<scf::ParallelOp> bound;
     for (scf::ParallelOp loop : loops) {
@@ -706,6 +708,10 @@ void MapLoopsToThreadsPass::runOnOperation() {
         continue;
       }
       plans.push_back(std::move(*plan));
+      stagedPlans.push_back(
+          plans.back().innerLoop
+              ? std::nullopt
+              : matchStagedTranspose(loop, mappingOptions));
       bound.push_back(loop);
     }
     if (!funcOk) {
@@ -713,7 +719,30 @@ void MapLoopsToThreadsPass::runOnOperation() {
       continue;
     }
 
-    for (auto [loop, plan] : llvm::zip_equal(bound, plans)) {
+    for (auto [loop, plan, staged] :
+         llvm::zip_equal(bound, plans, stagedPlans)) {
+      if (staged) {
+        if (emitRemarks) {
+          std::optional<WrittenDims> written = getWrittenDims(loop);
+          auto asWritten = [&](unsigned d) -> int64_t {
+            return written && d < written->dims.size() ? written->dims[d] : d;
+          };
+          loop.emitRemark()
+              << "bound to gpu.launch through workgroup memory: the stores "
+                 "walk loop dimension "
+              << asWritten(staged->storeDim) << " contiguously and "
+              << staged->stagedLoads.size() << " load"
+              << (staged->stagedLoads.size() == 1 ? "" : "s")
+              << " dimension " << asWritten(staged->loadDim)
+              << ", so 32x32 tiles are read along one and written along the "
+                 "other; block 32x"
+              << staged->blockRows << "x1, one tile a block "
+              << "(stage-transposes=false maps it directly)";
+        }
+        mapStagedTranspose(rewriter, loop, *staged);
+        ++numLoopsMapped;
+        continue;
+      }
       if (emitRemarks) {
         // Dimensions are named as written, before one-trip ones folded.
         scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;

@@ -54,7 +54,7 @@ func.func @async() {
 func.func @workgroup_memory(%out: memref<4xf32>) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @below {{cannot be emulated on the host: memory attributions are not supported}}
+  // expected-error @below {{cannot be emulated on the host: memory attributions are supported only as workgroup memory of a launch with top-level barriers}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
              workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {

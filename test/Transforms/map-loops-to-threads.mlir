@@ -1,4 +1,6 @@
-// RUN: threadbind-opt %s -threadbind-map-loops-to-threads -cse -split-input-file | FileCheck %s
+// The direct mapping, which @transposed checks the analysis of (by default
+// it is staged through workgroup memory: map-loops-staged-transpose.mlir).
+// RUN: threadbind-opt %s -threadbind-map-loops-to-threads=stage-transposes=false -cse -split-input-file | FileCheck %s
 // RUN: threadbind-opt %s -threadbind-map-loops-to-threads=grid-policy=cover -split-input-file | FileCheck %s --check-prefix=COVER
 // RUN: threadbind-opt %s -threadbind-map-loops-to-threads="dim-order=0 block-shape=64,2 max-blocks=128" -split-input-file | FileCheck %s --check-prefix=FORCED
 

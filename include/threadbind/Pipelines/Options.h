@@ -59,6 +59,8 @@ struct MappingOptions {
   bool sequentialFallback = true;
   /// Run scf.for loops that only accumulate as parallel reductions.
   bool loopReductions = true;
+  /// Stage transposes and permutations through workgroup memory.
+  bool stageTransposes = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -92,6 +94,11 @@ struct MappingOptions {
                       "or an accumulator in memory as linalg's loops keep "
                       "one) as parallel reductions; float sums and products "
                       "then round in the reduction's order"));
+    b.option(stageTransposes, "stage-transposes",
+             cl::desc("Run a nest whose loads and stores walk memory "
+                      "contiguously along different loop dimensions (a "
+                      "transpose, a permutation) through 32x32 tiles in "
+                      "workgroup memory, so both sides coalesce"));
   }
 };
 

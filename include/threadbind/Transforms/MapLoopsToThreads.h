@@ -19,6 +19,7 @@
 #include "threadbind/Transforms/PassEnums.h"
 #include "threadbind/Transforms/Passes.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -166,6 +167,33 @@ void leaveToOneThread(Operation *loop, const Refusal &why);
 /// give each of its static x iterations a thread.
 FailureOr<LoopMappingPlan> planLoopMapping(scf::ParallelOp loop,
                                            const LoopMappingOptions &options);
+
+/// A nest whose stores walk memory contiguously along loop dimension
+/// `storeDim`, and `stagedLoads` along `loadDim`: a transpose or a
+/// permutation, which runs through tiles of workgroup memory.
+struct StagedTransposePlan {
+  unsigned storeDim = 0;
+  unsigned loadDim = 0;
+  /// Threads along y; each covers 32 / blockRows rows of a 32x32 tile.
+  int64_t blockRows = 8;
+  SmallVector<memref::LoadOp> stagedLoads;
+};
+
+/// The staged-transpose plan for `loop`, if its body is a straight line of
+/// loads, pure ops and stores whose stores all walk one dimension with unit
+/// stride and some loads (whose indices need no other load) another, and
+/// the options leave the mapping to ThreadBind (stage-transposes on, no
+/// block shape or dimension order, threads a block a multiple of 32 that
+/// divides a 32-row tile into whole rows a thread).
+std::optional<StagedTransposePlan>
+matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
+
+/// Replaces `loop` by a launch of one block per 32x32 tile of its (load,
+/// store) dimensions, every other dimension linearised onto blockIdx.x: the
+/// staged loads are read coalesced into workgroup memory, and after a
+/// barrier the body runs with its stores coalesced. Returns the launch.
+gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
+                                 const StagedTransposePlan &plan);
 
 /// Replaces `loop` by a gpu.launch that runs it as planned. `loop` must have
 /// passed verifyMappable. Returns the launch.

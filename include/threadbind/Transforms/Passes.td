@@ -61,10 +61,23 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     loops is computed by every thread. When the code between has side
     effects, the nested loop instead runs sequentially inside each thread,
     which keeps the meaning. `dim-order` then applies to the nested loop.
+
+    A nest whose stores all walk one loop dimension S with unit stride while
+    some loads (of arrays of rank 2 or more, which S moves across rows) walk
+    another, L, such as a transpose, a 3-D or 4-D permutation or an
+    NCHW-to-NHWC change, cannot coalesce both with one mapping. With
+    `stage-transposes` (the default), and neither `block-shape` nor
+    `dim-order` given, it runs one 32x32 tile of (L, S) a block (the other
+    dimensions and the tiles linearised onto blockIdx.x): the loads are read
+    with threadIdx.x along L into workgroup memory (rows padded to 33
+    elements against bank conflicts), a `gpu.barrier`, then the body runs
+    with threadIdx.x along S, its stores coalesced. Each of the block's
+    32 / (threads-per-block / 32) rows a thread is checked against the
+    loop's bounds, so ragged and empty extents need nothing more.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
-    "scf::SCFDialect"
+    "memref::MemRefDialect", "scf::SCFDialect"
   ];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
@@ -95,7 +108,11 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "Leave a loop that can run on the device but not in parallel "
            "(reductions, ops with unknown effects) to "
            "threadbind-sequential-kernels, with a warning, instead of "
-           "refusing it">
+           "refusing it">,
+    Option<"stageTransposes", "stage-transposes", "bool", "true",
+           "Run a nest whose loads walk memory contiguously along another "
+           "loop dimension than its stores (a transpose, a permutation) "
+           "through 32x32 tiles in workgroup memory, both sides coalesced">
   ];
   let statistics = [
     Statistic<"numLoopsMapped", "loops-mapped",

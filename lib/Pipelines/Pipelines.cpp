@@ -68,6 +68,11 @@ void threadbind::buildMapStage(OpPassManager &pm,
   // Views with a dynamic innermost stride get a copy of their function for
   // the common unit stride, which maps and widens like a contiguous array.
   pm.addNestedPass<func::FuncOp>(createVersionUnitStridesPass());
+  // A nest that walks its memrefs in their linear order becomes one loop,
+  // where the user left the block shape and the dimension order open.
+  if (mapping.collapseNests && mapping.blockShape.empty() &&
+      mapping.dimOrder.empty())
+    pm.addNestedPass<func::FuncOp>(createCollapseContiguousNestsPass());
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
   reductions.threadsPerBlock = mapping.threadsPerBlock.count;

@@ -1,9 +1,9 @@
 // The pad strategy, the default: threads past the extent run on padding
 // where every access they make provably lands there; elsewhere the check
 // stays and a remark says what ruled padding out.
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks -split-input-file | FileCheck %s
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=remarks -split-input-file -verify-diagnostics -o /dev/null
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=split -split-input-file | FileCheck %s --check-prefix=SPLIT
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" -threadbind-remove-tail-checks -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" -threadbind-remove-tail-checks=remarks -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" -threadbind-remove-tail-checks=strategy=split -split-input-file | FileCheck %s --check-prefix=SPLIT
 
 // Arguments padded to multiples of the block: no compare in the kernel,
 // which indexes views spanning the padded sizes; the host skips the launch

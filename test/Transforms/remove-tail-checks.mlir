@@ -1,8 +1,8 @@
 // The split and keep strategies, and checks proven dead under any; the pad
 // strategy (the default) has its own file.
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=split -split-input-file | FileCheck %s
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks=strategy=keep -split-input-file | FileCheck %s --check-prefix=KEEP
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover "-threadbind-remove-tail-checks=strategy=split remarks" -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" -threadbind-remove-tail-checks=strategy=split -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" -threadbind-remove-tail-checks=strategy=keep -split-input-file | FileCheck %s --check-prefix=KEEP
+// RUN: threadbind-opt %s "-threadbind-map-to-gpu=grid-policy=cover collapse-nests=false" "-threadbind-remove-tail-checks=strategy=split remarks" -split-input-file -verify-diagnostics -o /dev/null
 
 // 1-D: full blocks (the last thread's start in bounds) run the body with no
 // compare against the extent; the last block keeps the check.

@@ -1,7 +1,7 @@
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses -canonicalize -cse -split-input-file | FileCheck %s
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=unroll=2 -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=UNROLL
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=assume-aligned -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ASSUME
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=remarks -split-input-file -verify-diagnostics -o /dev/null
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses -canonicalize -cse -split-input-file | FileCheck %s
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=unroll=2 -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=UNROLL
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=assume-aligned -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ASSUME
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=remarks -split-input-file -verify-diagnostics -o /dev/null
 
 // A grid-stride copy with a scale: where both pointers lie the same number
 // of elements past a 16-byte boundary, the lanes first take the elements
@@ -203,7 +203,7 @@ func.func @atomics(%a: memref<?xf32>, %total: memref<1xf32>) {
 // Column-major: x walks dimension 0, the unit-stride one, which is not the
 // last; a vector there would need the layout's permutation. (Nested in the
 // loop over y, it would be left alone by default anyway.)
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses="remarks nested-loops" -split-input-file 2>&1 -o /dev/null | FileCheck %s --check-prefix=NESTED
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses="remarks nested-loops" -split-input-file 2>&1 -o /dev/null | FileCheck %s --check-prefix=NESTED
 // NESTED: remark: not widened: a store is not at the loop's position in the last, unit-stride dimension of a memref
 // CHECK-LABEL: func.func @columns
 // CHECK-NOT: vector.
@@ -244,7 +244,7 @@ func.func @int_to_double(%a: memref<?xi64>, %b: memref<?xf64>) {
 // Rows of a 2-D grid-stride launch: by default the column loop stays
 // scalar; with nested-loops it is widened, x shrinks to the vectors a row
 // needs, and y takes the blocks x gave up.
-// RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-widen-accesses=nested-loops -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ROWS
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=nested-loops -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ROWS
 // ROWS-LABEL: func.func @rows2d
 // ROWS: %[[VECS:.*]] = arith.ceildivui %{{.*}}, %c4 : index
 // ROWS-NEXT: %[[XB:.*]] = arith.ceildivui %[[VECS]], %c32 : index

@@ -61,6 +61,8 @@ struct MappingOptions {
   bool loopReductions = true;
   /// Stage transposes and permutations through workgroup memory.
   bool stageTransposes = true;
+  /// Run contiguous nests as one loop where the sizes allow.
+  bool collapseNests = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -99,6 +101,11 @@ struct MappingOptions {
                       "contiguously along different loop dimensions (a "
                       "transpose, a permutation) through 32x32 tiles in "
                       "workgroup memory, so both sides coalesce"));
+    b.option(collapseNests, "collapse-nests",
+             cl::desc("Run a nest whose accesses all walk row-major "
+                      "memrefs in the loop's order as one loop over the "
+                      "product of its extents, when the memrefs' inner "
+                      "sizes equal the extents at run time"));
   }
 };
 

@@ -4,12 +4,12 @@
 // --vector-bytes=0 leaves every access scalar; a bad width stops the
 // compile before any output is written.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: threadbind-compile %s -o %t/wide.ptx
+// RUN: threadbind-compile %s --collapse-nests=false -o %t/wide.ptx
 // RUN: FileCheck %s < %t/wide.ptx
-// RUN: threadbind-compile %s --vector-bytes=0 -o %t/scalar.ptx
+// RUN: threadbind-compile %s --collapse-nests=false --vector-bytes=0 -o %t/scalar.ptx
 // RUN: FileCheck %s --check-prefix=SCALAR < %t/scalar.ptx
-// RUN: threadbind-compile %s --widen-unroll=4 --emit cubin -o %t/unroll.cubin
-// RUN: threadbind-compile %s --widen-nested-loops=false -o %t/flat.ptx
+// RUN: threadbind-compile %s --collapse-nests=false --widen-unroll=4 --emit cubin -o %t/unroll.cubin
+// RUN: threadbind-compile %s --collapse-nests=false --widen-nested-loops=false -o %t/flat.ptx
 // RUN: FileCheck %s --check-prefix=FLAT < %t/flat.ptx
 // RUN: not threadbind-compile %s --vector-bytes=12 -o %t/bad.ptx 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/bad.ptx

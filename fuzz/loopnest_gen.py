@@ -167,6 +167,9 @@ class Case:
             else ""
         # Transposes go through workgroup memory by default; sometimes not.
         stage = " stage-transposes=false" if rng.random() < 0.2 else ""
+        # Contiguous nests run as one loop by default; sometimes not.
+        if rng.random() < 0.2:
+            stage += " collapse-nests=false"
         return {
             "map": f"{block} grid-policy={policy}{cap}{stage}",
             "tail": rng.choice(["pad", "split", "keep"]),

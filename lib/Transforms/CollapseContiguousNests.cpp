@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,6 +39,7 @@ namespace mlir::threadbind {
 } // namespace mlir::threadbind
 
 using namespace mlir;
+using namespace mlir::threadbind;
 
 /// The memref and indices of `op` if it is a memref.load or memref.store.
 static std::optional<std::pair<Value, ValueRange>> getAccess(Operation *op) {
@@ -171,8 +173,13 @@ struct CollapseContiguousNestsPass
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     auto flat = scf::ParallelOp::create(b, loc, ValueRange{zero},
                                         ValueRange{total}, ValueRange{one});
+    // The user's marks carry over; the record of the nest's folded
+    // dimensions does not, as the loop has one dimension now.
     for (NamedAttribute attr : loop->getDiscardableAttrs())
-      flat->setAttr(attr.getName(), attr.getValue());
+      if (attr.getName() != kWrittenDimsAttr &&
+          attr.getName() != kWrittenRankAttr)
+        flat->setAttr(attr.getName(), attr.getValue());
+    flat->setAttr(kCollapsedFromAttr, b.getI64IntegerAttr(rank));
     Value linear = flat.getInductionVars().front();
     b.setInsertionPoint(flat.getBody()->getTerminator());
     for (Operation &op : loop.getBody()->without_terminator()) {

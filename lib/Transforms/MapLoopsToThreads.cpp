@@ -775,6 +775,11 @@ void MapLoopsToThreadsPass::runOnOperation() {
         }
         if (written)
           remark << "; its dimensions that run once were folded away";
+        if (auto rank = loop->getAttrOfType<IntegerAttr>(kCollapsedFromAttr))
+          remark << "; a " << rank.getInt()
+                 << "-D nest collapsed into this loop, as every access walks "
+                    "its memref in the loop's order (the nest as written "
+                    "runs where a memref's rows are longer than the loop's)";
       }
       LDBG() << "mapping " << loop.getNumLoops() << "-D loop at "
              << loop.getLoc();

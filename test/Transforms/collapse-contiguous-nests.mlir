@@ -16,6 +16,9 @@
 // RUN: threadbind-opt %t.run.mlir -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
 // RUN: diff %t.ref %t.cover
 // RUN: threadbind-opt %t.run.mlir -threadbind-map-to-gpu="collapse-nests=false" | FileCheck %s --check-prefix=OFF
+// RUN: threadbind-opt %t.run.mlir -threadbind-map-to-gpu=remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// REMARK: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x because it is the loop's only dimension; block 256x1x1, grid-stride grid; a 2-D nest collapsed into this loop, as every access walks its memref in the loop's order (the nest as written runs where a memref's rows are longer than the loop's)
+// REMARK-NOT: folded away
 
 // CHECK-LABEL: func.func @add(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<?x?xf32>, %[[B:[^:]*]]: memref<?x?xf32>, %[[C:[^:]*]]: memref<?x?xf32>)

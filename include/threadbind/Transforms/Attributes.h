@@ -61,11 +61,15 @@ inline constexpr StringLiteral kHostReadbackAttr = "threadbind.host_readback";
 /// (an i64). The manifest reports it.
 inline constexpr StringLiteral kResultIndexAttr = "threadbind.result";
 
+/// On the one-dimensional `scf.parallel` threadbind-collapse-contiguous-nests
+/// made of a nest: the nest's rank (an i64), for the mapping's remark.
+inline constexpr StringLiteral kCollapsedFromAttr = "threadbind.collapsed_from";
+
 /// The marks one pass leaves for another, which no input may carry.
 inline constexpr StringLiteral kInternalMarks[] = {
     kTailGuardAttr,   kGridPolicyAttr,       kUnswitchRejectedAttr,
     kWrittenDimsAttr, kWrittenRankAttr,      kSequentialReasonAttr,
-    kHostReadbackAttr};
+    kHostReadbackAttr, kCollapsedFromAttr};
 
 /// A user's mark, not internal: on an `scf.parallel` (carried to its
 /// `gpu.launch`), the tail strategy for that loop, overriding the pass

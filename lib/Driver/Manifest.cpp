@@ -82,24 +82,20 @@ static std::string describe(Value value, unsigned depth) {
       if (auto parts =
               operand.getDefiningOp<memref::ExtractStridedMetadataOp>())
         metadata = parts;
-    auto sameOrFixed = [](OpFoldResult mine, Value theirs) {
-      return isa<Attribute>(mine) || cast<Value>(mine) == theirs;
+    // Each of the view's parts is the original's, or a constant.
+    auto sameOrFixed = [](ArrayRef<OpFoldResult> mine, ValueRange theirs) {
+      return mine.size() == theirs.size() &&
+             llvm::all_of(llvm::zip(mine, theirs), [](auto pair) {
+               auto [part, original] = pair;
+               return isa<Attribute>(part) || cast<Value>(part) == original;
+             });
     };
     if (metadata &&
         (view.getSource() == metadata.getBaseBuffer() ||
          view.getSource() == metadata.getSource()) &&
-        view.getMixedSizes().size() == metadata.getSizes().size() &&
-        sameOrFixed(view.getMixedOffsets().front(), metadata.getOffset()) &&
-        llvm::all_of(llvm::zip(view.getMixedSizes(), metadata.getSizes()),
-                     [&](auto pair) {
-                       return sameOrFixed(std::get<0>(pair),
-                                          std::get<1>(pair));
-                     }) &&
-        llvm::all_of(llvm::zip(view.getMixedStrides(), metadata.getStrides()),
-                     [&](auto pair) {
-                       return sameOrFixed(std::get<0>(pair),
-                                          std::get<1>(pair));
-                     }))
+        sameOrFixed(view.getMixedOffsets(), metadata.getOffset()) &&
+        sameOrFixed(view.getMixedSizes(), metadata.getSizes()) &&
+        sameOrFixed(view.getMixedStrides(), metadata.getStrides()))
       return describe(metadata.getSource(), depth + 1);
   }
   if (isa<arith::AndIOp, arith::OrIOp>(op) &&

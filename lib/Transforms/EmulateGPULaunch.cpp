@@ -35,6 +35,12 @@ static bool isPhaseBoundary(Operation *op) {
          isa<gpu::LaunchOp>(op->getParentOp());
 }
 
+/// Whether `body` (a launch's) holds a phase boundary.
+static bool hasPhaseBoundary(Block &body) {
+  return llvm::any_of(body,
+                      [](Operation &op) { return isPhaseBoundary(&op); });
+}
+
 /// Threads run one after another on the host, so ops through which threads
 /// observe each other, or which only exist on a device, cannot be emulated;
 /// top-level all-reduces and barriers are the exception (see
@@ -96,9 +102,7 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
         "supported");
   // Workgroup memory is a buffer per block, which the phased emulation
   // (blocks outermost, every thread through a phase before the next) keeps.
-  bool phased = llvm::any_of(launch.getBody().front(), [](Operation &op) {
-    return isPhaseBoundary(&op);
-  });
+  bool phased = hasPhaseBoundary(launch.getBody().front());
   if ((launch.getNumWorkgroupAttributions() != 0 && !phased) ||
       launch.getNumPrivateAttributions() != 0)
     return launch.emitOpError(
@@ -121,7 +125,7 @@ LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
   // phase computes and a later one uses waits in a buffer of one element a
   // thread, so it must be a scalar.
   Block &body = launch.getBody().front();
-  if (llvm::none_of(body, [](Operation &op) { return isPhaseBoundary(&op); }))
+  if (!phased)
     return success();
   if (!launch.getBody().hasOneBlock())
     return launch.emitOpError("cannot be emulated on the host: an all-reduce "
@@ -378,8 +382,7 @@ static void emulateLaunchInPhases(RewriterBase &rewriter,
 }
 
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  if (llvm::any_of(launch.getBody().front(),
-                   [](Operation &op) { return isPhaseBoundary(&op); }))
+  if (hasPhaseBoundary(launch.getBody().front()))
     return emulateLaunchInPhases(rewriter, launch);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);

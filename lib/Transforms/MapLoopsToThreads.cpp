@@ -721,12 +721,14 @@ void MapLoopsToThreadsPass::runOnOperation() {
 
     for (auto [loop, plan, staged] :
          llvm::zip_equal(bound, plans, stagedPlans)) {
+      // Remarks name dimensions as written, before one-trip ones folded.
+      scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;
+      std::optional<WrittenDims> written = getWrittenDims(bound);
+      auto asWritten = [&](unsigned d) -> int64_t {
+        return written && d < written->dims.size() ? written->dims[d] : d;
+      };
       if (staged) {
         if (emitRemarks) {
-          std::optional<WrittenDims> written = getWrittenDims(loop);
-          auto asWritten = [&](unsigned d) -> int64_t {
-            return written && d < written->dims.size() ? written->dims[d] : d;
-          };
           loop.emitRemark()
               << "bound to gpu.launch through workgroup memory: the stores "
                  "walk loop dimension "
@@ -744,12 +746,6 @@ void MapLoopsToThreadsPass::runOnOperation() {
         continue;
       }
       if (emitRemarks) {
-        // Dimensions are named as written, before one-trip ones folded.
-        scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;
-        std::optional<WrittenDims> written = getWrittenDims(bound);
-        auto asWritten = [&](unsigned d) -> int64_t {
-          return written && d < written->dims.size() ? written->dims[d] : d;
-        };
         InFlightDiagnostic remark = loop.emitRemark();
         remark << "bound to gpu.launch: ";
         if (plan.innerLoop)

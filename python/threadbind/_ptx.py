@@ -159,38 +159,31 @@ class _Evaluator:
                 raise ThreadBindError(f"{value} is an array where the "
                                       "manifest needs a number")
             return int(arg)
-        if value == "dim":
-            self.take("(")
-            kind, name = self.take()
-            self.take(",")
-            k = self.disjunction()
-            self.take(")")
-            arg = self.argument(name)
-            shape = (_DeviceArray(arg).shape if hasattr(
-                arg, "__cuda_array_interface__") else np.shape(arg))
-            return int(shape[k])
-        if value in ("stride", "offset"):
-            # The parts of a view (threadbind-version-unit-strides tests
-            # its innermost stride): as kernel_arguments passes them, the
-            # array's own strides in elements and the offset 0 (the data
-            # pointer is element [0, ...]).
+        if value in ("dim", "stride", "offset"):
+            # An array's size, or the parts of a view (which
+            # threadbind-version-unit-strides tests): as kernel_arguments
+            # passes them, the array's own strides in elements and the
+            # offset 0 (the data pointer is element [0, ...]).
             self.take("(")
             kind, name = self.take()
             k = None
-            if value == "stride":
+            if value != "offset":
                 self.take(",")
                 k = self.disjunction()
             self.take(")")
             arg = self.argument(name)
-            if k is None:
+            if value == "offset":
                 return 0
             if hasattr(arg, "__cuda_array_interface__"):
                 device = _DeviceArray(arg)
                 shape, byte_strides = device.shape, device.strides
                 itemsize = device.dtype.itemsize
             else:
-                shape, byte_strides = np.shape(arg), np.asarray(arg).strides
-                itemsize = np.asarray(arg).itemsize
+                array = np.asarray(arg)
+                shape, byte_strides = array.shape, array.strides
+                itemsize = array.itemsize
+            if value == "dim":
+                return int(shape[k])
             return int(_element_strides(name, shape, byte_strides,
                                         itemsize)[k])
         if value not in ("max", "min", "ceildiv", "select",

@@ -453,10 +453,8 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
           __builtin_mul_overflow(elements, elementBytes(type), &bytes))
         return usageError("argument " + std::to_string(i) + "'s view spans "
                           "more bytes than an address can count");
-    } else if (!bufferBytes(arg.initial.shape, type, bytes)) {
-      bytes = SIZE_MAX;
     }
-    if (bytes == SIZE_MAX ||
+    if ((!arg.info->strided && !bufferBytes(arg.initial.shape, type, bytes)) ||
         __builtin_add_overflow(hostBytes, bytes, &hostBytes))
       return usageError("argument " + std::to_string(i) + " of shape " +
                         shapeString(arg.initial.shape) +

@@ -170,6 +170,9 @@ class Case:
         # Contiguous nests run as one loop by default; sometimes not.
         if rng.random() < 0.2:
             stage += " collapse-nests=false"
+        # Column reductions split over block rows by default; sometimes not.
+        if rng.random() < 0.2:
+            stage += " reduction-split-columns=false"
         return {
             "map": f"{block} grid-policy={policy}{cap}{stage}",
             "tail": rng.choice(["pad", "split", "keep"]),
@@ -394,6 +397,8 @@ class Case:
         t = self.type if self.type != "f16" else "f32"
         self.type = t
         rows = rng.random() < 0.5
+        # A row's elements down a column instead (a column sum, A^T x).
+        columns = rows and rng.random() < 0.5
         n = rng.randint(0, 3000 if not rows else 300)
         m = rng.randint(0, 40) if rows else 1
         lb, step = rng.choice([0, 0, 2]), rng.choice([1, 1, 2])
@@ -415,6 +420,8 @@ class Case:
             m = rng.randint(0, 40)
             n = rng.randint(0, 200)
         shape = [m, n] if rows or full2d else [n]
+        if columns:
+            shape = [n, m]
         mt = lambda s: "memref<" + "x".join("?" for _ in s) + f"x{t}>"
         outshape = [m] if rows else [1]
         self.dims = 1
@@ -426,10 +433,11 @@ class Case:
         self.emit(f"    %lb = arith.constant {lb} : index")
         self.emit(f"    %st = arith.constant {step} : index")
         init = self.const(t, rng.randint(-5, 5))
-        last = 1 if rows or full2d else 0
+        last = 1 if (rows and not columns) or full2d else 0
         self.emit(f"    %n = memref.dim %in0, %c{last} : {mt(shape)}")
         if rows or full2d:
-            self.emit(f"    %m = memref.dim %in0, %c0 : {mt(shape)}")
+            self.emit(f"    %m = memref.dim %in0, %c{1 - last} : "
+                      f"{mt(shape)}")
         if rows:
             self.emit("    scf.parallel (%r) = (%c0) to (%m) step (%c1) {")
         if full2d:
@@ -442,6 +450,8 @@ class Case:
             self.emit(f"    %red = scf.parallel (%i) = (%lb) to (%n) step "
                       f"(%st) init ({init}) -> {t} {{")
         idx = "%r, %i" if rows or full2d else "%i"
+        if columns:
+            idx = "%i, %r"
         self.emit(f"      %x = memref.load %in0[{idx}] : {mt(shape)}")
         value = self.binary(t, "%x", "%s")
         if as_for:

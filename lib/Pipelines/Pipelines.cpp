@@ -81,6 +81,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   reductions.unroll = options.reductions.unroll;
   reductions.crossBlock = options.reductions.crossBlock;
   reductions.warpRows = options.reductions.warpRows;
+  reductions.splitColumns = options.reductions.splitColumns;
   reductions.vectorBytes = options.shared.vectorBytes;
   reductions.sequentialFallback = mapping.sequentialFallback;
   pm.addPass(createMapReductionsPass(reductions));

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The pass: finds the outermost reductions outside kernels, 1-D ones
-// (FullReductions.cpp) and loops of them, one a row (RowReductions.cpp),
+// (FullReductions.cpp) and loops of them, one a row (RowReductions.cpp) or
+// a column (ColumnReductions.cpp),
 // checks every one and the options before changing anything, then maps
 // them. Reductions.h lists the parts.
 //
@@ -135,6 +136,7 @@ void MapReductionsPass::runOnOperation() {
   };
   SmallVector<FullReduction> work;
   SmallVector<RowReduction> rowWork;
+  SmallVector<ColumnReduction> columnWork;
   SmallVector<BlockRows> blockWork;
   bool anyFailed = false;
   forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
@@ -142,6 +144,7 @@ void MapReductionsPass::runOnOperation() {
     // is caught; what the device cannot run is still an error.
     if (loop.getInitVals().empty()) {
       std::optional<RowReduction> match;
+      std::optional<ColumnReduction> columnMatch;
       std::optional<BlockRows> blockMatch;
       FailureOr<std::optional<Refusal>> refusal =
           checkWithFallback(loop, sequentialFallback, [&]() -> LogicalResult {
@@ -152,6 +155,15 @@ void MapReductionsPass::runOnOperation() {
             match = std::move(*row);
             if (match)
               return success();
+            if (splitColumns) {
+              FailureOr<std::optional<ColumnReduction>> column =
+                  matchColumnReduction(loop, threadsPerBlock);
+              if (failed(column))
+                return failure();
+              columnMatch = std::move(*column);
+              if (columnMatch)
+                return success();
+            }
             FailureOr<std::optional<BlockRows>> rows = matchBlockRows(loop);
             if (failed(rows))
               return failure();
@@ -166,6 +178,8 @@ void MapReductionsPass::runOnOperation() {
             << (*refusal)->message;
       else if (match)
         rowWork.push_back(std::move(*match));
+      else if (columnMatch)
+        columnWork.push_back(std::move(*columnMatch));
       else if (blockMatch)
         blockWork.push_back(std::move(*blockMatch));
       return;
@@ -201,11 +215,14 @@ void MapReductionsPass::runOnOperation() {
   });
   if (anyFailed)
     return signalPassFailure();
-  if (work.empty() && rowWork.empty() && blockWork.empty())
+  if (work.empty() && rowWork.empty() && columnWork.empty() &&
+      blockWork.empty())
     return;
-  Operation *first = !work.empty()      ? work.front().loop.getOperation()
-                     : !rowWork.empty() ? rowWork.front().outer.getOperation()
-                                        : blockWork.front().outer.getOperation();
+  Operation *first =
+      !work.empty()         ? work.front().loop.getOperation()
+      : !rowWork.empty()    ? rowWork.front().outer.getOperation()
+      : !columnWork.empty() ? columnWork.front().outer.getOperation()
+                            : blockWork.front().outer.getOperation();
   if (unroll < 0 || unroll > 16) {
     first->emitOpError("cannot be mapped with unroll = ")
         << static_cast<int64_t>(unroll) << ": it must be 1 to 16, or 0 to "
@@ -227,8 +244,9 @@ void MapReductionsPass::runOnOperation() {
            "multiple of 32 up to 1024";
     return signalPassFailure();
   }
-  // Only full reductions size their grid from the resident blocks.
-  bool asksHost = maxBlocks == 0 && !work.empty();
+  // Full reductions size their grid from the resident blocks, and column
+  // reductions choose their mapping by them.
+  bool asksHost = maxBlocks == 0 && (!work.empty() || !columnWork.empty());
   if (asksHost && failed(verifyMaxResidentBlocksDecl(module)))
     return signalPassFailure();
 
@@ -238,6 +256,7 @@ void MapReductionsPass::runOnOperation() {
   options.unroll = unroll;
   options.crossBlock = crossBlock;
   options.warpRows = warpRows;
+  options.splitColumns = splitColumns;
   options.vectorBytes = vectorBytes;
   options.emitRemarks = emitRemarks;
   for (FullReduction &full : work) {
@@ -248,6 +267,10 @@ void MapReductionsPass::runOnOperation() {
   for (RowReduction &row : rowWork) {
     mapRowReduction(rewriter, row, options);
     ++numRowReductionsMapped;
+  }
+  for (ColumnReduction &column : columnWork) {
+    mapColumnReduction(rewriter, column, options);
+    ++numColumnReductionsMapped;
   }
   for (BlockRows &rows : blockWork) {
     mapBlockRows(rewriter, rows, options);

@@ -12,6 +12,8 @@
 //   - FullReductions.cpp: a 1-D reduction as a partial and a final kernel;
 //   - RowReductions.cpp: a loop of 1-D reductions, one block (or warp) a
 //     row;
+//   - ColumnReductions.cpp: a loop of 1-D reductions along columns, each
+//     split over a block's rows of threads;
 //   - MapReductions.cpp: the pass, which finds both kinds and maps them.
 //
 //===----------------------------------------------------------------------===//
@@ -205,6 +207,40 @@ scf::ParallelOp linearizeReduction(RewriterBase &rewriter, scf::ParallelOp loop)
 /// Replaces `row.outer` by one block (or warp) a row, as `options` say.
 void mapRowReduction(RewriterBase &rewriter, RowReduction &row,
                      const MapReductionsPassOptions &options);
+
+/// The reduction loop of `outer`, of any number of dimensions, if its body
+/// is pure operations and loads, one reduction loop, and pure operations
+/// and the stores of what is computed from the reduction (which `epilogue`
+/// gets); null otherwise.
+scf::ParallelOp findReductionShape(scf::ParallelOp outer,
+                                   SmallVectorImpl<Operation *> &epilogue);
+
+/// Whether the loads of `inner`, the reduction loop of `outer`, coalesce
+/// better with a thread an iteration of `outer` than with the threads of a
+/// block sharing `inner` (a column sum rather than a row sum).
+bool walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner);
+
+/// A 1-D parallel loop each of whose iterations reduces a column: the shape
+/// of a RowReduction, but with loads that walk memory along the outer loop.
+struct ColumnReduction {
+  scf::ParallelOp outer;
+  scf::ParallelOp inner;
+  SmallVector<Reduction> reductions;
+  SmallVector<Operation *> epilogue;
+};
+
+/// The column reduction `outer` is, if it is one that blocks of
+/// `threadsPerBlock` threads can split; nullopt otherwise (the loop mapping
+/// then takes it, a thread an output). Reports nothing.
+FailureOr<std::optional<ColumnReduction>>
+matchColumnReduction(scf::ParallelOp outer, int64_t threadsPerBlock);
+
+/// Replaces `col.outer` by a choice the host makes at run time: with fewer
+/// outputs than the device holds threads, blocks of 32 outputs whose rows
+/// of threads split each reduction and combine through workgroup memory;
+/// otherwise the loop as it was, which the loop mapping takes.
+void mapColumnReduction(RewriterBase &rewriter, ColumnReduction &col,
+                        const MapReductionsPassOptions &options);
 
 /// A parallel loop whose iterations each run a program of phases over a
 /// row: reductions (1-D scf.parallel with results), loops of independent

@@ -42,7 +42,8 @@ using namespace mlir::threadbind::reductions;
 /// does not vary along a mapping's thread index is a broadcast there, which
 /// costs nothing. With several row dimensions, the loop mapping would take
 /// the best of them for threadIdx.x.
-static bool walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner) {
+bool reductions::walksAcrossRows(scf::ParallelOp outer,
+                                 scf::ParallelOp inner) {
   // Bytes a warp reads strided when its threads walk `iv`.
   auto stridedBytes = [&](Value iv) {
     IndexCoefficients along(iv);
@@ -68,10 +69,9 @@ static bool walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner) {
   return stridedBytes(inner.getInductionVars().front()) > threadStrided;
 }
 
-/// The reduction loop of `outer` if `outer`, of any number of dimensions,
-/// has the shape of a row reduction; `epilogue` gets what follows it.
-static scf::ParallelOp findRowShape(scf::ParallelOp outer,
-                                    SmallVectorImpl<Operation *> &epilogue) {
+scf::ParallelOp
+reductions::findReductionShape(scf::ParallelOp outer,
+                               SmallVectorImpl<Operation *> &epilogue) {
   if (!outer.getInitVals().empty())
     return nullptr;
   scf::ParallelOp inner;
@@ -97,7 +97,7 @@ static scf::ParallelOp findRowShape(scf::ParallelOp outer,
       return nullptr;
     inner = nested;
   }
-  if (!inner || walksAcrossRows(outer, inner))
+  if (!inner)
     return nullptr;
   // Every store after the reduction stores what is computed from it.
   if (failed(collectEpilogue(inner, epilogue, /*report=*/false)))
@@ -106,6 +106,14 @@ static scf::ParallelOp findRowShape(scf::ParallelOp outer,
     if (isa<memref::StoreOp>(op) && !llvm::is_contained(epilogue, op))
       return nullptr;
   return inner;
+}
+
+/// The reduction loop of `outer` if `outer`, of any number of dimensions,
+/// has the shape of a row reduction; `epilogue` gets what follows it.
+static scf::ParallelOp findRowShape(scf::ParallelOp outer,
+                                    SmallVectorImpl<Operation *> &epilogue) {
+  scf::ParallelOp inner = findReductionShape(outer, epilogue);
+  return inner && !walksAcrossRows(outer, inner) ? inner : nullptr;
 }
 
 bool reductions::hasRowReductionShape(scf::ParallelOp outer) {

@@ -1,7 +1,10 @@
 // A reduction per output whose loads walk memory along the outputs (column
-// sums, the transposed half of atax and bicg) keeps a thread an output,
-// which coalesces across threads; one along its own elements (row sums,
-// matvec) gets a block or a warp a row.
+// sums, the transposed half of atax and bicg) coalesces across threads
+// that each take an output: it is split over a block's rows of threads
+// while the outputs are few, and keeps a thread an output otherwise (the
+// loop mapping's remark). One along its own elements (row sums, matvec)
+// gets a block or a warp a row; a 2-D nest (gemm) keeps a thread an
+// output. map-reductions-column-split.mlir runs the split.
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks -verify-diagnostics -o /dev/null
 
 func.func @column_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
@@ -10,6 +13,7 @@ func.func @column_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
   %m = memref.dim %a, %c0 : memref<?x?xf32>
   %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{column reduction mapped}}
   // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
   scf.parallel (%j) = (%c0) to (%n) step (%c1) {
     %s = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
@@ -30,6 +34,7 @@ func.func @bicg_s(%a: memref<?x?xf32>, %r: memref<?xf32>, %s: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
   %m = memref.dim %a, %c0 : memref<?x?xf32>
   %n = memref.dim %a, %c1 : memref<?x?xf32>
+  // expected-remark @below {{column reduction mapped}}
   // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
   scf.parallel (%j) = (%c0) to (%n) step (%c1) {
     %t = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {

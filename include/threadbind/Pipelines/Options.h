@@ -117,6 +117,8 @@ struct ReductionOptions {
   CrossBlockCombine crossBlock = CrossBlockCombine::SecondKernel;
   /// Rows short enough for one warp get one-warp blocks.
   bool warpRows = true;
+  /// Column reductions with few outputs split each over a block's rows.
+  bool splitColumns = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -137,6 +139,11 @@ struct ReductionOptions {
     b.option(warpRows, "reduction-warp-rows",
              cl::desc("Give reduction rows of up to 512 elements one-warp "
                       "blocks"));
+    b.option(splitColumns, "reduction-split-columns",
+             cl::desc("Split each of a loop of column reductions (column "
+                      "sums, A^T x) over a block's rows of threads while "
+                      "the outputs are fewer than the device holds "
+                      "threads"));
   }
 };
 

@@ -198,6 +198,22 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     `threadbind.host_readback` that the host code reads (with `remarks`, a
     remark says so).
 
+    A 1-D `scf.parallel` of the same shape whose reduction reads memory
+    along the outer loop instead (column sums; the transposed halves of
+    atax, bicg and mvt) coalesces with a thread an output, but a few
+    thousand outputs with long reductions leave most of the GPU idle. While
+    there are fewer outputs than the device holds threads (the host asks
+    the resident blocks at run time, or takes `max-blocks`), such a loop
+    runs blocks of 32 x (threads a block / 32) threads, one block for each
+    32 outputs: each row of the block's threads folds every (threads a
+    block / 32)-th element of the 32 reductions, its loads coalesced across
+    the outputs, the partial results meet in workgroup memory after a
+    `gpu.barrier`, and the first row combines them in order, adds the init
+    value and does what the loop did with the result. With more outputs
+    the host runs the loop as it was, a thread an output, by the loop
+    mapping. `split-columns=false` leaves every such loop to the loop
+    mapping.
+
     A parallel loop whose iterations each run a program over a row runs one
     block per iteration: its body may hold several 1-D reductions (each
     folded by the block's threads and combined across the block, every
@@ -243,6 +259,10 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
                         "sums then vary with block order)"))}]>,
     Option<"warpRows", "warp-rows", "bool", "true",
            "Give rows of up to 512 elements one-warp blocks">,
+    Option<"splitColumns", "split-columns", "bool", "true",
+           "Split each reduction of a loop of column reductions over a "
+           "block's rows of threads while the outputs are fewer than the "
+           "device holds threads">,
     Option<"vectorBytes", "vector-bytes", "int64_t",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Fold through vector loads of up to this many bytes where the "
@@ -261,6 +281,8 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
               "Number of reduction loops mapped to kernels">,
     Statistic<"numRowReductionsMapped", "row-reductions-mapped",
               "Number of loops of row reductions mapped a block a row">,
+    Statistic<"numColumnReductionsMapped", "column-reductions-mapped",
+              "Number of loops of column reductions split over block rows">,
     Statistic<"numBlockRowsMapped", "block-rows-mapped",
               "Number of loops whose iterations each run on a block">,
     Statistic<"numResultsReadBack", "results-read-back",

@@ -1,0 +1,254 @@
+//===- ColumnReductions.cpp - Column sums split over a block's rows -------===//
+//
+// Part of the ThreadBind project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A loop of reductions whose loads walk memory along the outer loop (column
+// sums; the transposed halves of atax and bicg; mvt's second product) reads
+// coalesced with a thread an output, which is what the loop mapping gives.
+// But a thread an output starves the GPU when the outputs are few and each
+// reduction is long: atax at 4096 is 4096 threads for 16.7 M loads.
+//
+// Such a loop gets blocks of 32 x R threads (R = threads a block / 32), a
+// block for each 32 consecutive outputs:
+//
+//   thread (x, y) folds rows y, y + R, y + 2R, ... of output 32 b + x, so
+//             each row's 32 loads stay one coalesced access;
+//   each thread keeps its partial result in workgroup memory, part[y][x];
+//   gpu.barrier
+//   thread (x, 0) combines part[0..R)[x] in order, adds the init value and
+//             stores, as the loop did.
+//
+// Once there are as many outputs as the device holds threads (the host asks
+// the resident blocks of a block size at run time), a thread an output is
+// busy enough and needs no combine: the host then runs the loop as it was,
+// which the loop mapping takes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reductions.h"
+
+#include "threadbind/Transforms/KernelRewriting.h"
+#include "threadbind/Transforms/MapLoopsToThreads.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::threadbind;
+using namespace mlir::threadbind::reductions;
+
+/// Outputs a block takes: a warp's width, so each row of them is one
+/// coalesced access.
+static constexpr int64_t kColumnsPerBlock = GpuLimits::kWarpSize;
+
+FailureOr<std::optional<ColumnReduction>>
+reductions::matchColumnReduction(scf::ParallelOp outer,
+                                 int64_t threadsPerBlock) {
+  using Result = std::optional<ColumnReduction>;
+  if (outer.getNumLoops() != 1 || threadsPerBlock < 2 * kColumnsPerBlock)
+    return Result();
+  SmallVector<Operation *> epilogue;
+  scf::ParallelOp inner = findReductionShape(outer, epilogue);
+  if (!inner || inner.getNumLoops() != 1 || !walksAcrossRows(outer, inner))
+    return Result();
+  // A loop this mapping cannot take is the loop mapping's, which runs its
+  // reduction in each thread and says what is wrong, if anything; nothing
+  // is reported from here.
+  ScopedDiagnosticHandler quiet(outer.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (failed(verifyMappableBody(outer)))
+    return Result();
+  FailureOr<SmallVector<Reduction>> reductions = analyzeReduction(inner);
+  if (failed(reductions))
+    return Result();
+  for (const Reduction &reduction : *reductions)
+    if (!reduction.getType().isIntOrFloat())
+      return Result();
+  return Result(ColumnReduction{outer, inner, std::move(*reductions),
+                                std::move(epilogue)});
+}
+
+/// Clones the ops of `outer`'s body before `inner` through `mapping`: the
+/// pure code and loads an output's reduction starts from.
+static void clonePrologue(RewriterBase &rewriter, scf::ParallelOp outer,
+                          scf::ParallelOp inner, IRMapping &mapping) {
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (&op == inner.getOperation())
+      break;
+    rewriter.clone(op, mapping);
+  }
+}
+
+/// The split kernel: a block for each kColumnsPerBlock outputs, `rows`
+/// threads folding each, combined through workgroup memory.
+static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
+                            Value columns, int64_t rows, int64_t unroll,
+                            int64_t vectorBytes) {
+  scf::ParallelOp outer = col.outer, inner = col.inner;
+  Location loc = outer.getLoc();
+  MLIRContext *context = rewriter.getContext();
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  Value width = cst(kColumnsPerBlock), one = cst(1);
+  Value blocks = arith::CeilDivUIOp::create(rewriter, loc, columns, width);
+
+  // part[y][x] for each reduction, and whether it holds anything for a
+  // combiner without an identity (as a byte: i1 has no memory layout the
+  // back end agrees on).
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      context, gpu::GPUDialect::getWorkgroupAddressSpace());
+  auto partsOf = [&](Type element) {
+    return MemRefType::get({rows, kColumnsPerBlock}, element,
+                           MemRefLayoutAttrInterface(), workgroup);
+  };
+  SmallVector<Type> buffers;
+  for (const Reduction &reduction : col.reductions) {
+    buffers.push_back(partsOf(reduction.getType()));
+    if (!reduction.identity)
+      buffers.push_back(partsOf(rewriter.getI8Type()));
+  }
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, blocks, one, one, width, cst(rows), one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, buffers);
+  Block &kernel = launch.getBody().front();
+  rewriter.setInsertionPointToEnd(&kernel);
+  Operation *terminator = gpu::TerminatorOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(terminator);
+
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  Value column = arith::AddIOp::create(
+      rewriter, loc,
+      arith::MulIOp::create(rewriter, loc, launch.getBlockIds().x, width), tx);
+  Value inside = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                       column, columns);
+  // iv = lb + column * step
+  Value iv = arith::AddIOp::create(
+      rewriter, loc, outer.getLowerBound().front(),
+      arith::MulIOp::create(rewriter, loc, column, outer.getStep().front()));
+
+  // Every thread of the block reaches the barrier; those past the last
+  // output fold nothing.
+  SmallVector<Type> partialTypes;
+  SmallVector<Partial> empty;
+  for (const Reduction &reduction : col.reductions) {
+    empty.push_back(createEmpty(rewriter, loc, reduction));
+    partialTypes.push_back(reduction.getType());
+    if (!reduction.identity)
+      partialTypes.push_back(rewriter.getI1Type());
+  }
+  auto fold = scf::IfOp::create(rewriter, loc, partialTypes, inside,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(fold.thenBlock());
+    IRMapping mapping;
+    mapping.map(outer.getInductionVars().front(), iv);
+    clonePrologue(rewriter, outer, inner, mapping);
+    SmallVector<Partial> accs =
+        foldShare(rewriter, loc, inner, col.reductions, ty, cst(rows), unroll,
+                  vectorBytes, mapping);
+    scf::YieldOp::create(rewriter, loc, flatten(accs));
+    rewriter.setInsertionPointToStart(fold.elseBlock());
+    scf::YieldOp::create(rewriter, loc, flatten(empty));
+  }
+  SmallVector<Partial> accs = unflatten(col.reductions, fold.getResults());
+  ValueRange parts = launch.getWorkgroupAttributions();
+  auto store = [&](Partial p, unsigned buffer, Value y) {
+    memref::StoreOp::create(rewriter, loc, p.value, parts[buffer],
+                            ValueRange{y, tx});
+    if (p.valid)
+      memref::StoreOp::create(
+          rewriter, loc,
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI8Type(), p.valid),
+          parts[buffer + 1], ValueRange{y, tx});
+  };
+  unsigned buffer = 0;
+  for (Partial p : accs) {
+    store(p, buffer, ty);
+    buffer += p.valid ? 2 : 1;
+  }
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Thread (x, 0) combines the column's parts in order, so the result is
+  // the same every run.
+  Value leader = arith::AndIOp::create(
+      rewriter, loc, inside,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, ty,
+                            cst(0)));
+  auto ifLeader = scf::IfOp::create(rewriter, loc, leader, /*withElse=*/false);
+  rewriter.setInsertionPoint(ifLeader.thenBlock()->getTerminator());
+  IRMapping mapping;
+  mapping.map(outer.getInductionVars().front(), iv);
+  clonePrologue(rewriter, outer, inner, mapping);
+  auto load = [&](const Reduction &reduction, unsigned buffer, Value y) {
+    Partial p;
+    p.value = memref::LoadOp::create(rewriter, loc, parts[buffer],
+                                     ValueRange{y, tx});
+    if (!reduction.identity)
+      p.valid = arith::TruncIOp::create(
+          rewriter, loc, rewriter.getI1Type(),
+          memref::LoadOp::create(rewriter, loc, parts[buffer + 1],
+                                 ValueRange{y, tx}));
+    return p;
+  };
+  SmallVector<Partial> totals;
+  buffer = 0;
+  for (const Reduction &reduction : col.reductions) {
+    Partial total = load(reduction, buffer, cst(0));
+    for (int64_t y = 1; y < rows; ++y)
+      total = merge(rewriter, loc, reduction, total,
+                    load(reduction, buffer, cst(y)));
+    totals.push_back(total);
+    buffer += reduction.identity ? 1 : 2;
+  }
+  for (auto [reduction, init, total, result] : llvm::zip_equal(
+           col.reductions, inner.getInitVals(), totals, inner.getResults()))
+    mapping.map(result, combineInit(rewriter, loc, reduction,
+                                    mapping.lookupOrDefault(init), total));
+  replayEpilogue(rewriter, inner, col.epilogue, mapping);
+  rewriter.setInsertionPointAfter(launch);
+  guardOnPositive(rewriter, launch, columns);
+}
+
+void reductions::mapColumnReduction(RewriterBase &rewriter,
+                                    ColumnReduction &col,
+                                    const MapReductionsPassOptions &options) {
+  scf::ParallelOp outer = col.outer;
+  Location loc = outer.getLoc();
+  int64_t rows = options.threadsPerBlock / kColumnsPerBlock;
+  int64_t unroll = chooseUnroll(col.inner, options.unroll);
+  rewriter.setInsertionPoint(outer);
+  Value columns = createTripCount(rewriter, loc, outer, 0);
+  // As many outputs as resident threads: a thread an output fills the
+  // device, and the loop mapping takes the loop as written.
+  Value threads =
+      arith::ConstantIndexOp::create(rewriter, loc, options.threadsPerBlock);
+  Value resident = arith::MulIOp::create(
+      rewriter, loc,
+      createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks),
+      threads);
+  Value few = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+                                    columns, resident);
+  if (options.emitRemarks)
+    outer.emitRemark("column reduction mapped: while there are fewer outputs "
+                     "than the device holds threads, blocks of ")
+        << kColumnsPerBlock << "x" << rows << " threads, " << rows
+        << " threads folding each of " << kColumnsPerBlock
+        << " outputs (its loads coalesced across the outputs) and combining "
+           "through workgroup memory; with more outputs, a thread an output "
+           "as the loop mapping gives";
+  auto ifFew = scf::IfOp::create(rewriter, loc, few, /*withElse=*/true);
+  rewriter.setInsertionPoint(ifFew.thenBlock()->getTerminator());
+  emitSplitKernel(rewriter, col, columns, rows, unroll, options.vectorBytes);
+  // The else side keeps the loop itself, for the loop mapping.
+  rewriter.moveOpBefore(outer, ifFew.elseBlock()->getTerminator());
+}

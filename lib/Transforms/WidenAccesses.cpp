@@ -33,6 +33,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -245,6 +246,28 @@ Operation *gridOwner(const LaneLoop &lanes, gpu::LaunchOp launch) {
   return rows.getOperation();
 }
 
+/// The most iterations of a nested loop that still count as straight-line
+/// work (a 3x3 stencil's loops, once unrolled).
+constexpr int64_t kShortTrip = 16;
+
+/// Whether `op`, a loop, is an scf.for with a constant trip count of at
+/// most kShortTrip.
+bool hasShortConstantTrip(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop)
+    return false;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return false;
+  if (*ub <= *lb)
+    return true;
+  // The span as an unsigned number: exact for any bounds.
+  uint64_t span = static_cast<uint64_t>(*ub) - static_cast<uint64_t>(*lb);
+  return span / static_cast<uint64_t>(*step) <= kShortTrip;
+}
+
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                           unsigned vectorBytes, bool nestedLoops) {
   WideningPlan plan;
@@ -262,6 +285,27 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                   "them would have no vector to take (nested-loops widens "
                   "it anyway)";
     return plan;
+  }
+  // Widening divides the threads by the vector's width. Where each
+  // element is a loop's work (a reduction over a row, a recurrence), the
+  // vectors save little, and a grid sized for them can leave most of the
+  // device idle (a few thousand outputs become a few blocks).
+  if (plan.gridOwner == loop.getOperation()) {
+    Operation *inner = nullptr;
+    loop.getBody()->walk([&](Operation *op) {
+      if (isa<scf::WhileOp>(op) ||
+          (isa<LoopLikeOpInterface>(op) && !hasShortConstantTrip(op)))
+        inner = op;
+    });
+    if (inner) {
+      plan.whyNot = ("each iteration runs a '" +
+                     inner->getName().getStringRef() +
+                     "' of its own, so vectors would take few bytes off its "
+                     "work while dividing the threads, and the grid sized "
+                     "for them, by the vector's width")
+                        .str();
+      return plan;
+    }
   }
   bool sawStore = false;
   unsigned widestBytes = 0;

@@ -200,6 +200,56 @@ func.func @atomics(%a: memref<?xf32>, %total: memref<1xf32>) {
 
 // -----
 
+// Each element is a loop's work (Horner's rule over coefficients whose
+// count the host knows only at run time): vectors would divide the threads
+// by 4 and save little. Four coefficients, a constant count, are straight-
+// line work once unrolled: that loop widens.
+// CHECK-LABEL: func.func @horner
+// CHECK-NOT: vector.
+// CHECK-LABEL: func.func @horner4
+// CHECK: vector.load
+func.func @horner(%x: memref<?xf32>, %coef: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %k = memref.dim %coef, %c0 : memref<?xf32>
+  // expected-remark @below {{not widened: each iteration runs a 'scf.for' of its own, so vectors would take few bytes off its work while dividing the threads, and the grid sized for them, by the vector's width}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %p = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {
+      %c = memref.load %coef[%j] : memref<?xf32>
+      %m = arith.mulf %acc, %v : f32
+      %a = arith.addf %m, %c : f32
+      scf.yield %a : f32
+    }
+    memref.store %p, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+func.func @horner4(%x: memref<?xf32>, %coef: memref<?xf32>, %y: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  // expected-remark @below {{widened}}
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %p = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> f32 {
+      %c = memref.load %coef[%j] : memref<?xf32>
+      %m = arith.mulf %acc, %v : f32
+      %a = arith.addf %m, %c : f32
+      scf.yield %a : f32
+    }
+    memref.store %p, %y[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
 // Column-major: x walks dimension 0, the unit-stride one, which is not the
 // last; a vector there would need the layout's permutation. (Nested in the
 // loop over y, it would be left alone by default anyway.)

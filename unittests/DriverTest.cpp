@@ -154,6 +154,70 @@ TEST(OccupancyTest, ChoosesTheSizeBestForTheWorstKernel) {
   EXPECT_EQ(chooseBlockSize(*h100, {}, sizes, 256).threadsPerBlock, 256u);
 }
 
+TEST(OccupancyTest, DropsALaunchBoundOnlyWhereItSpillsAndTheBlockFits) {
+  std::optional<SMLimits> h100 = chipLimits("sm_90");
+  ASSERT_TRUE(h100);
+  // ptxas spilled under .maxntid 1024 (64 registers each), and without it
+  // needs 54: a block of 1024 still fits, so the bound goes.
+  PtxasKernelInfo bounded{"k", 64, 0, 72, 72, 0, 0};
+  PtxasKernelInfo unbounded{"k", 54, 0, 0, 0, 0, 0};
+  LaunchBoundChoice choice =
+      chooseLaunchBound(*h100, 1024, bounded, unbounded);
+  EXPECT_TRUE(choice.drop);
+  EXPECT_NE(choice.why.find("with .maxntid 1024, 64 registers and 144 B of "
+                            "spills a thread; without it, 54 registers and 0 "
+                            "B: the bound is dropped"),
+            std::string::npos)
+      << choice.why;
+  // Without the bound it needs 96: 1024 threads of those do not fit.
+  unbounded.registers = 96;
+  choice = chooseLaunchBound(*h100, 1024, bounded, unbounded);
+  EXPECT_FALSE(choice.drop);
+  EXPECT_NE(choice.why.find("too many for a block of 1024"), std::string::npos);
+  // The same 96 in blocks of 256 fit.
+  EXPECT_TRUE(chooseLaunchBound(*h100, 256, bounded, unbounded).drop);
+  // Spilling as much without the bound gains nothing.
+  unbounded = bounded;
+  EXPECT_FALSE(chooseLaunchBound(*h100, 256, bounded, unbounded).drop);
+}
+
+TEST(PtxasReportTest, FindsAndRemovesEachEntrysLaunchBound) {
+  constexpr StringLiteral ptx = R"(.visible .entry k(
+	.param .u64 k_param_0
+)
+.maxntid 256, 1, 1
+{
+	ret;
+}
+.visible .entry k_0(
+	.param .u64 k_0_param_0
+)
+.maxntid 32, 8, 2
+{
+	ret;
+}
+.visible .entry free(
+	.param .u64 free_param_0
+)
+{
+	ret;
+}
+)";
+  EXPECT_EQ(getMaxntidThreads(ptx, "k"), 256u);
+  EXPECT_EQ(getMaxntidThreads(ptx, "k_0"), 512u);
+  EXPECT_EQ(getMaxntidThreads(ptx, "free"), std::nullopt);
+  EXPECT_EQ(getMaxntidThreads(ptx, "absent"), std::nullopt);
+  // Only the named entry loses its bound; a name that is a prefix of
+  // another's is not confused with it.
+  std::string relaxed = removeMaxntid(ptx, {"k"});
+  EXPECT_EQ(getMaxntidThreads(relaxed, "k"), std::nullopt);
+  EXPECT_EQ(getMaxntidThreads(relaxed, "k_0"), 512u);
+  EXPECT_EQ(relaxed.size(), ptx.size() - StringRef(".maxntid 256, 1, 1\n").size());
+  EXPECT_EQ(removeMaxntid(ptx, {"free", "absent"}), ptx.str());
+  std::string both = removeMaxntid(ptx, {"k_0", "k"});
+  EXPECT_EQ(StringRef(both).find(".maxntid"), StringRef::npos);
+}
+
 TEST(PtxasReportTest, ReadsEveryKernelsResources) {
   // The shape of `ptxas -v` output from CUDA 13.
   constexpr StringLiteral report = R"(ptxas info    : 0 bytes gmem

@@ -172,6 +172,73 @@ assemble(StringRef ptxas, StringRef ptx, StringRef chip,
   return (*cubin)->getBuffer().str();
 }
 
+/// Where ptxas spilled a kernel of `ptx` under its `.maxntid` bound (the
+/// block size the kernel is launched with, which caps a thread's registers),
+/// assembles the PTX again without the bound, and keeps that where it
+/// spills less and a block still fits (chooseLaunchBound). `ptx`, `cubin`
+/// and each kernel's resources and launch-bound note are updated to what is
+/// kept.
+static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
+                                     std::string &ptx, std::string &cubin,
+                                     std::vector<KernelManifest> &kernels) {
+  SmallVector<std::string> spilling;
+  for (KernelManifest &kernel : kernels) {
+    if (!kernel.resources || !getMaxntidThreads(ptx, kernel.name))
+      continue;
+    const PtxasKernelInfo &r = *kernel.resources;
+    if (r.spillStoreBytes + r.spillLoadBytes == 0) {
+      kernel.launchBoundWhy = "kept: ptxas spills nothing under it";
+      continue;
+    }
+    spilling.push_back(kernel.name);
+  }
+  if (spilling.empty())
+    return llvm::Error::success();
+  std::string unboundPtx = removeMaxntid(ptx, spilling);
+  std::vector<KernelManifest> unbound = kernels;
+  llvm::Expected<std::string> unboundCubin =
+      assemble(ptxas, unboundPtx, chip.name, unbound);
+  if (!unboundCubin)
+    return unboundCubin.takeError();
+  SmallVector<std::string> dropped;
+  for (auto [kernel, without] : llvm::zip_equal(kernels, unbound)) {
+    if (!llvm::is_contained(spilling, kernel.name) || !without.resources)
+      continue;
+    LaunchBoundChoice choice =
+        chooseLaunchBound(chip.sm, *getMaxntidThreads(ptx, kernel.name),
+                          *kernel.resources, *without.resources);
+    kernel.launchBoundWhy = choice.why;
+    if (choice.drop)
+      dropped.push_back(kernel.name);
+  }
+  if (dropped.empty())
+    return llvm::Error::success();
+  auto markDropped = [&] {
+    for (KernelManifest &kernel : kernels)
+      kernel.launchBoundDropped = llvm::is_contained(dropped, kernel.name);
+  };
+  if (dropped.size() == spilling.size()) {
+    for (auto [kernel, without] : llvm::zip_equal(kernels, unbound))
+      kernel.resources = without.resources;
+    ptx = std::move(unboundPtx);
+    cubin = std::move(*unboundCubin);
+    markDropped();
+    return llvm::Error::success();
+  }
+  // Some kernels keep theirs: assemble once more with only the others'
+  // bounds gone (ptxas assembles each kernel on its own, so the dropped
+  // ones come out as in the trial).
+  std::string relaxed = removeMaxntid(ptx, dropped);
+  llvm::Expected<std::string> relaxedCubin =
+      assemble(ptxas, relaxed, chip.name, kernels);
+  if (!relaxedCubin)
+    return relaxedCubin.takeError();
+  ptx = std::move(relaxed);
+  cubin = std::move(*relaxedCubin);
+  markDropped();
+  return llvm::Error::success();
+}
+
 /// The number of threads in a block of `kernel`, or -1 where it is not a
 /// constant.
 static int64_t getBlockThreads(const KernelManifest &kernel) {
@@ -480,6 +547,17 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
     if (!assembled)
       return error(llvm::toString(assembled.takeError()));
     cubin = std::move(*assembled);
+    if (llvm::Error e =
+            relaxLaunchBounds(ptxasPath, chip, object, cubin, kernels))
+      return error(llvm::toString(std::move(e)));
+    if (options.shared.remarks)
+      for (const KernelManifest &kernel : kernels)
+        if (!kernel.launchBoundWhy.empty() &&
+            (kernel.resources->spillStoreBytes ||
+             kernel.resources->spillLoadBytes || kernel.launchBoundDropped))
+          llvm::WithColor::remark(llvm::errs(), request.toolName)
+              << "kernel '" << kernel.name << "' launch bound: "
+              << kernel.launchBoundWhy << "\n";
   }
   if (request.emit == EmitKind::PTX) {
     result.output = object;

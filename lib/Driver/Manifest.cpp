@@ -368,6 +368,11 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
               j.attribute("barriers", static_cast<int64_t>(r.barriers));
             });
           }
+          if (!k.launchBoundWhy.empty())
+            j.attributeObject("launch_bound", [&] {
+              j.attribute("dropped", k.launchBoundDropped);
+              j.attribute("why", k.launchBoundWhy);
+            });
         });
       }
     });

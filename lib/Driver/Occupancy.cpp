@@ -82,3 +82,30 @@ BlockSizeChoice threadbind::chooseBlockSize(const SMLimits &limits,
     os << " " << threads << " " << llvm::formatv("{0:P0}", w.first);
   return {candidates[best], why};
 }
+
+LaunchBoundChoice threadbind::chooseLaunchBound(
+    const SMLimits &limits, unsigned threads, const PtxasKernelInfo &bounded,
+    const PtxasKernelInfo &unbounded) {
+  auto spills = [](const PtxasKernelInfo &k) {
+    return k.spillStoreBytes + k.spillLoadBytes;
+  };
+  std::string why;
+  llvm::raw_string_ostream os(why);
+  os << "with .maxntid " << threads << ", " << bounded.registers
+     << " registers and " << spills(bounded) << " B of spills a thread; "
+     << "without it, " << unbounded.registers << " registers and "
+     << spills(unbounded) << " B";
+  if (spills(unbounded) >= spills(bounded)) {
+    os << ": the bound is kept";
+    return {false, why};
+  }
+  if (residentBlocks(limits, threads, unbounded.registers,
+                     unbounded.sharedBytes) == 0) {
+    os << ", too many for a block of " << threads
+       << " threads on one SM: the bound is kept (smaller blocks, or "
+          "--threads-per-block=auto, would not spill)";
+    return {false, why};
+  }
+  os << ": the bound is dropped";
+  return {true, why};
+}

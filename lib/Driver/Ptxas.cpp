@@ -80,3 +80,76 @@ threadbind::runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
         (output.empty() ? "" : "\n" + output.rtrim().str()));
   return parsePtxasReport(output);
 }
+
+namespace {
+/// Where the header of entry `kernel` lies in `ptx`: from `.entry NAME(` to
+/// the `{` that opens its body; none if there is no such entry.
+std::optional<std::pair<size_t, size_t>> findEntryHeader(StringRef ptx,
+                                                         StringRef kernel) {
+  std::string needle = (".entry " + kernel + "(").str();
+  size_t start = ptx.find(needle);
+  if (start == StringRef::npos)
+    return std::nullopt;
+  size_t body = ptx.find("\n{", start);
+  if (body == StringRef::npos)
+    return std::nullopt;
+  return std::make_pair(start, body);
+}
+
+/// The `.maxntid` line in `ptx`'s range `header`: its start and its end
+/// (past the newline); none if the header has none.
+std::optional<std::pair<size_t, size_t>>
+findMaxntidLine(StringRef ptx, std::pair<size_t, size_t> header) {
+  StringRef text = ptx.slice(header.first, header.second);
+  size_t at = text.find("\n.maxntid ");
+  if (at == StringRef::npos)
+    return std::nullopt;
+  size_t begin = header.first + at + 1;
+  size_t end = ptx.find('\n', begin);
+  return std::make_pair(begin, end == StringRef::npos ? ptx.size() : end + 1);
+}
+} // namespace
+
+std::optional<unsigned> threadbind::getMaxntidThreads(StringRef ptx,
+                                                      StringRef kernel) {
+  std::optional<std::pair<size_t, size_t>> header =
+      findEntryHeader(ptx, kernel);
+  if (!header)
+    return std::nullopt;
+  std::optional<std::pair<size_t, size_t>> line = findMaxntidLine(ptx, *header);
+  if (!line)
+    return std::nullopt;
+  StringRef extents = ptx.slice(line->first, line->second)
+                          .drop_front(StringRef(".maxntid ").size())
+                          .trim();
+  SmallVector<StringRef, 3> parts;
+  extents.split(parts, ',');
+  unsigned threads = 1;
+  for (StringRef part : parts) {
+    unsigned n;
+    if (part.trim().getAsInteger(10, n) || n == 0)
+      return std::nullopt;
+    threads *= n;
+  }
+  return threads;
+}
+
+std::string threadbind::removeMaxntid(StringRef ptx,
+                                      ArrayRef<std::string> kernels) {
+  SmallVector<std::pair<size_t, size_t>> cuts;
+  for (const std::string &kernel : kernels)
+    if (std::optional<std::pair<size_t, size_t>> header =
+            findEntryHeader(ptx, kernel))
+      if (std::optional<std::pair<size_t, size_t>> line =
+              findMaxntidLine(ptx, *header))
+        cuts.push_back(*line);
+  llvm::sort(cuts);
+  std::string result;
+  size_t from = 0;
+  for (auto [begin, end] : cuts) {
+    result += ptx.slice(from, begin);
+    from = end;
+  }
+  result += ptx.drop_front(from);
+  return result;
+}

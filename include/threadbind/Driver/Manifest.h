@@ -72,6 +72,11 @@ struct KernelManifest {
   std::string launchIf;
   std::string dynamicSharedMemory;
   std::optional<PtxasKernelInfo> resources;
+  /// For a kernel whose PTX bounds its block (`.maxntid`) and that ptxas
+  /// assembled: whether the bound was dropped because it made ptxas spill,
+  /// and why it was kept or dropped.
+  bool launchBoundDropped = false;
+  std::string launchBoundWhy;
 };
 
 /// Describes a host value as an expression over the enclosing function's

@@ -52,6 +52,22 @@ BlockSizeChoice chooseBlockSize(const SMLimits &limits,
                                 ArrayRef<unsigned> candidates,
                                 unsigned preferred);
 
+/// Whether a kernel keeps its `.maxntid` launch bound, and why.
+struct LaunchBoundChoice {
+  bool drop;
+  /// One line: the spills with and without the bound, and the registers.
+  std::string why;
+};
+
+/// The bound caps a thread's registers at what a block of `threads` leaves
+/// it, and ptxas spills to keep under the cap where it must, and at times
+/// where it need not. `bounded` is what ptxas made of a kernel under the
+/// bound, `unbounded` without it: drop the bound where that spills less and
+/// a block of `threads` still fits on an SM of `limits`.
+LaunchBoundChoice chooseLaunchBound(const SMLimits &limits, unsigned threads,
+                                    const PtxasKernelInfo &bounded,
+                                    const PtxasKernelInfo &unbounded);
+
 } // namespace mlir::threadbind
 
 #endif // THREADBIND_DRIVER_OCCUPANCY_H

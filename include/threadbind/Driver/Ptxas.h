@@ -17,6 +17,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::threadbind {
@@ -40,6 +41,14 @@ SmallVector<PtxasKernelInfo> parsePtxasReport(StringRef report);
 llvm::Expected<SmallVector<PtxasKernelInfo>>
 runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
          StringRef cubinFile);
+
+/// The threads a block of kernel `kernel` is bounded to by the `.maxntid`
+/// directive of its entry in `ptx` (x * y * z); none without one.
+std::optional<unsigned> getMaxntidThreads(StringRef ptx, StringRef kernel);
+
+/// `ptx` with the `.maxntid` directive of each entry named in `kernels`
+/// removed, the rest byte for byte the same.
+std::string removeMaxntid(StringRef ptx, ArrayRef<std::string> kernels);
 
 } // namespace mlir::threadbind
 

@@ -27,6 +27,11 @@
 #     its BUNDLE lines give, checked against its CPU reference, and the
 #     one-outer-loop softmax (bench/softmax) timed against torch.softmax at
 #     4096x4096 in the same run;
+#   - with --polybench, the PolyBench/GPU-style suite
+#     (bench/polybench/polybench.txt): polybench-bench checks ThreadBind,
+#     the hand CUDA twins and cuBLAS against the CPU reference at small odd
+#     sizes, ThreadBind against the twins at the standard sizes, and times
+#     each whole benchmark (RESULT lines for bench/polybench/report.py);
 #   - with --reductions, every combiner and type of the reduction mapping
 #     (test/Integration/Reductions/reductions.mlir) at 0, 1, 31, 32, 33,
 #     2^20+7 and 2^28 elements, with the second-kernel and the atomic
@@ -44,6 +49,7 @@ set -uo pipefail
 STAGE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 RUN=$STAGE/bin/threadbind-run
 BENCH=0 SANITIZE=0 TAILS=0 REDUCTIONS=0 PYTHON=0 FUZZ=0 CORPUS=0
+POLYBENCH=0
 for arg in "$@"; do
   case $arg in
   --bench) BENCH=1 ;;
@@ -53,9 +59,10 @@ for arg in "$@"; do
   --python) PYTHON=1 ;;
   --fuzz) FUZZ=1 ;;
   --corpus) CORPUS=1 ;;
+  --polybench) POLYBENCH=1 ;;
   *)
     echo "usage: gpu-check.sh [--bench] [--sanitize] [--tails] [--reductions]" \
-      "[--python] [--fuzz] [--corpus]" >&2
+      "[--python] [--fuzz] [--corpus] [--polybench]" >&2
     exit 2
     ;;
   esac
@@ -470,6 +477,23 @@ if ((BENCH)); then
       cuobjdump -sass "$cubin" >"$SASS_DIR/$(basename "$cubin" .cubin).sass"
     done
   fi
+fi
+
+if ((POLYBENCH)); then
+  P=$STAGE/polybench
+  echo "DATE $(date -u +%F)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem \
+    --format=csv,noheader 2>/dev/null | sed 's/^/GPU /'
+  # libcublas is the machine's: from its CUDA toolkit where the loader does
+  # not know it already.
+  if ! ldconfig -p 2>/dev/null | grep -q 'libcublas\.so\.'; then
+    for dir in "${CUDA_HOME:-/usr/local/cuda}/lib64" /usr/local/cuda/lib64; do
+      [[ -d $dir ]] && export LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    done
+  fi
+  tagged "polybench-suite" "$STAGE/bin/polybench-bench" "$P/polybench.txt" \
+    --stage "$P" --runs "${RUNS:-10}" --warmup "${WARMUP:-2}" \
+    ${ONLY:+--only "$ONLY"}
 fi
 
 echo "gpu-check: $failures failure(s)"

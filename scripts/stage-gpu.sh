@@ -160,4 +160,33 @@ threadbind.compile(sys.argv[1], output_dir=sys.argv[2])' \
 for package in pytest _pytest pluggy iniconfig packaging py.py; do
   cp -r "/usr/lib/python3/dist-packages/$package" "$STAGE/python/pytest/"
 done
+echo "==> polybench"
+# The PolyBench/GPU-style suite (bench/polybench/polybench.txt): a bundle a
+# benchmark, and polybench-bench, the harness with the hand-written CUDA
+# twins and cuBLAS's SGEMM linked in (libcublas from the GPU machine's
+# toolkit; gpu-check.sh --polybench looks for it there).
+PB=$THREADBIND_ROOT/bench/polybench
+mkdir -p "$STAGE/polybench"
+cp "$PB/polybench.txt" "$STAGE/polybench/"
+for src in "$PB"/*.mlir; do
+  compile "$src" "$STAGE/polybench/$(basename "$src" .mlir).so"
+done
+# Variants: a line with flags= gets a bundle of its own, <name>.so.
+while read -r name rest; do
+  [[ -z $name || $name == \#* || $rest != *flags=* ]] && continue
+  file=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' <<<"$rest")
+  flags=$(sed -n 's/.*flags=\([^ ]*\).*/\1/p' <<<"$rest" | tr ',' ' ')
+  # shellcheck disable=SC2086 # the flags are words
+  compile "$PB/$file" "$STAGE/polybench/$name.so" $flags
+done <"$PB/polybench.txt"
+# shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+"$NVCC" -O3 -arch="$CHIP" -I "$THREADBIND_ROOT/include" \
+  "$PB/polybench-bench.cu" "$PB/hand.cu" -L "$THREADBIND_BUILD_DIR/lib" \
+  -lThreadBindHostData -lThreadBindRuntime -lcublas -ldl \
+  -Xlinker -rpath='$ORIGIN/../lib' -o "$STAGE/bin/polybench-bench"
+echo "==> triton"
+# ThreadBind's side of bench/triton/compare_triton.py.
+mkdir -p "$STAGE/triton"
+compile "$THREADBIND_ROOT/bench/triton/kernels.mlir" "$STAGE/triton/kernels.so"
+cp "$THREADBIND_ROOT/bench/triton/compare_triton.py" "$STAGE/triton/"
 echo "staged in $STAGE ($(du -sh "$STAGE" | cut -f1))"

@@ -130,6 +130,8 @@ class Case:
         kind = rng.random()
         if kind < 0.2:
             self.build_reduction()
+        elif kind < 0.28:
+            self.build_matmul()
         elif kind < 0.4:
             self.build_limits()
         else:
@@ -173,6 +175,9 @@ class Case:
         # Column reductions split over block rows by default; sometimes not.
         if rng.random() < 0.2:
             stage += " reduction-split-columns=false"
+        # Matmul-shaped nests get register tiles by default; sometimes not.
+        if rng.random() < 0.2:
+            stage += " register-tiles=false"
         return {
             "map": f"{block} grid-policy={policy}{cap}{stage}",
             "tail": rng.choice(["pad", "split", "keep"]),
@@ -481,6 +486,67 @@ class Case:
             f"memref<{'?' if rows else '1'}x{t}>")
         self.shapes = {"in0": shape, "out": outshape}
         self.scalars = [("flagi", "i32", 0), ("s", t, rng.randint(-3, 3))]
+        self.results = ["out"]
+
+    def build_matmul(self):
+        """A matmul-shaped nest: each output (i, j) runs a loop over k from
+        lb by step (an scf.for carrying the sum, or an scf.parallel reducing
+        it) that reads A along the row (stored row- or k-major) and B along
+        the column, starting from the output's old value or a constant."""
+        rng = self.rng
+        # At most 12 products of values below 12: exact in f32, not in f16.
+        t = self.type if self.type != "f16" else "f32"
+        self.type = t
+        m, n, k = rng.randint(0, 70), rng.randint(0, 70), rng.randint(0, 12)
+        lb, step = rng.choice([0, 0, 1]), rng.choice([1, 1, 2])
+        transposed = rng.random() < 0.3
+        as_for = rng.random() < 0.5
+        accumulate = rng.random() < 0.4
+        mt = f"memref<?x?x{t}>"
+        mul, add = ("mulf", "addf") if is_float(t) else ("muli", "addi")
+        self.dims = 2
+        self.emit(f"func.func {mlir_symbol(self.name)}(%in0: {mt}, %in1: {mt}, "
+                  f"%out: {mt}, %flagi: i32, %s: {t}) {{")
+        self.emit("    %c0 = arith.constant 0 : index")
+        self.emit("    %c1 = arith.constant 1 : index")
+        self.emit(f"    %lb = arith.constant {lb} : index")
+        self.emit(f"    %st = arith.constant {step} : index")
+        self.emit(f"    %m = memref.dim %out, %c0 : {mt}")
+        self.emit(f"    %n = memref.dim %out, %c1 : {mt}")
+        self.emit(f"    %k = memref.dim %in1, %c0 : {mt}")
+        self.emit("    scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step "
+                  "(%c1, %c1) {")
+        if accumulate:
+            self.emit(f"      %init = memref.load %out[%i, %j] : {mt}")
+        else:
+            self.emit(f"      %init = arith.constant 0"
+                      f"{'.0' if is_float(t) else ''} : {t}")
+        a_index = "%l, %i" if transposed else "%i, %l"
+        if as_for:
+            self.emit("      %r = scf.for %l = %lb to %k step %st "
+                      f"iter_args(%acc = %init) -> ({t}) {{")
+        else:
+            self.emit("      %r = scf.parallel (%l) = (%lb) to (%k) step (%st) "
+                      f"init (%init) -> {t} {{")
+        self.emit(f"        %av = memref.load %in0[{a_index}] : {mt}")
+        self.emit(f"        %bv = memref.load %in1[%l, %j] : {mt}")
+        self.emit(f"        %p = arith.{mul} %av, %bv : {t}")
+        if as_for:
+            self.emit(f"        %q = arith.{add} %acc, %p : {t}")
+            self.emit(f"        scf.yield %q : {t}")
+        else:
+            self.emit_reduce(t, "%p", add, indent=8)
+        self.emit("      }")
+        self.emit(f"      memref.store %r, %out[%i, %j] : {mt}")
+        self.emit("      scf.reduce")
+        self.emit("    }")
+        self.emit("  return")
+        self.emit("}")
+        ashape = [k, m] if transposed else [m, k]
+        self.arrays = [("in0", ashape), ("in1", [k, n]), ("out", [m, n])]
+        self.mt = lambda s: mt
+        self.shapes = dict(self.arrays)
+        self.scalars = [("flagi", "i32", 0), ("s", t, 1)]
         self.results = ["out"]
 
     def build_limits(self):

@@ -607,6 +607,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.maxBlocks = maxBlocks;
     mappingOptions.emitRemarks = emitRemarks;
     mappingOptions.stageTransposes = stageTransposes;
+    mappingOptions.registerTiles = registerTiles;
     std::string error = verifyLoopMappingOptions(mappingOptions);
     if (!error.empty())
       return emitError(UnknownLoc::get(context))
@@ -685,6 +686,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
     // loop that cannot be bound is left exactly as it was.
     SmallVector<LoopMappingPlan> plans;
     SmallVector<std::optional<StagedTransposePlan>> stagedPlans;
+    SmallVector<std::optional<RegisterTilePlan>> tilePlans;
     bool funcOk = true;
     SmallVector<scf::ParallelOp> bound;
     for (scf::ParallelOp loop : loops) {
@@ -712,6 +714,9 @@ void MapLoopsToThreadsPass::runOnOperation() {
           plans.back().innerLoop
               ? std::nullopt
               : matchStagedTranspose(loop, mappingOptions));
+      tilePlans.push_back(plans.back().innerLoop
+                              ? std::nullopt
+                              : matchRegisterTiles(loop, mappingOptions));
       bound.push_back(loop);
     }
     if (!funcOk) {
@@ -719,14 +724,31 @@ void MapLoopsToThreadsPass::runOnOperation() {
       continue;
     }
 
-    for (auto [loop, plan, staged] :
-         llvm::zip_equal(bound, plans, stagedPlans)) {
+    for (auto [loop, plan, staged, tiled] :
+         llvm::zip_equal(bound, plans, stagedPlans, tilePlans)) {
       // Remarks name dimensions as written, before one-trip ones folded.
       scf::ParallelOp bound = plan.innerLoop ? plan.innerLoop : loop;
       std::optional<WrittenDims> written = getWrittenDims(bound);
       auto asWritten = [&](unsigned d) -> int64_t {
         return written && d < written->dims.size() ? written->dims[d] : d;
       };
+      if (tiled) {
+        if (emitRemarks)
+          loop.emitRemark()
+              << "bound to gpu.launch with register tiles: each output runs "
+                 "a loop over k that reads memory along loop dimension "
+              << asWritten(tiled->rowDim) << " and along dimension "
+              << asWritten(tiled->colDim)
+              << ", so each thread computes 4x2 outputs (rows "
+              << tiled->threadsY << " apart, columns 32 apart), sharing each "
+                 "k's row and column loads; block 32x"
+              << tiled->threadsY
+              << "x1, grid-stride over tiles (register-tiles=false maps a "
+                 "thread an output)";
+        mapRegisterTiles(rewriter, loop, *tiled);
+        ++numLoopsMapped;
+        continue;
+      }
       if (staged) {
         if (emitRemarks) {
           loop.emitRemark()

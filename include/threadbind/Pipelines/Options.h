@@ -63,6 +63,8 @@ struct MappingOptions {
   bool stageTransposes = true;
   /// Run contiguous nests as one loop where the sizes allow.
   bool collapseNests = true;
+  /// Several outputs a thread for matmul-shaped nests.
+  bool registerTiles = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -101,6 +103,11 @@ struct MappingOptions {
                       "contiguously along different loop dimensions (a "
                       "transpose, a permutation) through 32x32 tiles in "
                       "workgroup memory, so both sides coalesce"));
+    b.option(registerTiles, "register-tiles",
+             cl::desc("Give each thread of a matmul-shaped 2-D nest (each "
+                      "output a loop over k reading one array along its row "
+                      "and one along its column) a 4x2 tile of outputs, "
+                      "sharing each k's row and column loads across it"));
     b.option(collapseNests, "collapse-nests",
              cl::desc("Run a nest whose accesses all walk row-major "
                       "memrefs in the loop's order as one loop over the "

@@ -195,6 +195,33 @@ matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
 gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const StagedTransposePlan &plan);
 
+/// A 2-D nest each of whose iterations runs a loop over k (carrying values
+/// through iter_args, or reducing them) whose body reads one array along
+/// the row dimension and one along the column dimension, the column being
+/// the one its stores walk contiguously: matmul-shaped.
+struct RegisterTilePlan {
+  unsigned rowDim = 0;
+  unsigned colDim = 1;
+  Operation *kLoop = nullptr;
+  /// Threads along y (x is a warp).
+  int64_t threadsY = 8;
+};
+
+/// The register-tile plan for `loop`, if its body is pure code and loads,
+/// one k loop (bounds the nest does not vary, a body of pure code and loads
+/// using nothing of the nest's body but its induction variables), then pure
+/// code, loads and stores; the k body has a load that depends on the row
+/// and not the column, and one the other way round; and the options leave
+/// the mapping to ThreadBind (register-tiles on, no block shape or
+/// dimension order, threads a block a multiple of 32, at least 64).
+std::optional<RegisterTilePlan>
+matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
+
+/// Replaces `loop` by a launch whose threads each compute a 4x2 tile of its
+/// outputs (RegisterTiles.cpp). Returns the launch.
+gpu::LaunchOp mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
+                               const RegisterTilePlan &plan);
+
 /// Replaces `loop` by a gpu.launch that runs it as planned. `loop` must have
 /// passed verifyMappable. Returns the launch.
 gpu::LaunchOp mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,

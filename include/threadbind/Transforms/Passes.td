@@ -74,6 +74,23 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     with threadIdx.x along S, its stores coalesced. Each of the block's
     32 / (threads-per-block / 32) rows a thread is checked against the
     loop's bounds, so ragged and empty extents need nothing more.
+
+    A 2-D nest each of whose outputs runs a loop over k (an `scf.for`
+    carrying values, or an `scf.parallel` reducing them; bounds the nest
+    does not vary) that loads from one array along the row dimension and
+    from another along the column dimension (the one the stores walk
+    contiguously), as gemm and the products of 2mm and 3mm do, gets
+    register tiles with `register-tiles` (the default), and neither
+    `block-shape` nor `dim-order` given: blocks of 32 x (threads-per-block /
+    32) threads, each thread computing 4 rows (threads-per-block / 32
+    apart) by 2 columns (32 apart) of a block's tile, the tiles grid-stride
+    over blockIdx.x. The k loop runs once a thread, carrying every output's
+    values in k order; at each k an op of its body that depends on the row
+    alone runs once a row of the tile, on the column alone once a column,
+    and the rest once an output: gemm makes 6 loads for 8 multiply-adds
+    instead of 16. Rows and columns past the end are computed on the last
+    row or column, so every load stays inside what the loop reads, and are
+    not stored.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
@@ -112,7 +129,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     Option<"stageTransposes", "stage-transposes", "bool", "true",
            "Run a nest whose loads walk memory contiguously along another "
            "loop dimension than its stores (a transpose, a permutation) "
-           "through 32x32 tiles in workgroup memory, both sides coalesced">
+           "through 32x32 tiles in workgroup memory, both sides coalesced">,
+    Option<"registerTiles", "register-tiles", "bool", "true",
+           "Give each thread of a matmul-shaped 2-D nest (each output a "
+           "loop over k reading one array along its row and one along its "
+           "column) a 4x2 tile of outputs, sharing each k's row and column "
+           "loads across it">
   ];
   let statistics = [
     Statistic<"numLoopsMapped", "loops-mapped",

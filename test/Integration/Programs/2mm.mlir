@@ -16,7 +16,7 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
 // RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
 // RUN: diff %t.ref %t.shape
-// BOUND-DAG: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x
+// BOUND-DAG: remark: bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along loop dimension 0 and along dimension 1
 // CHECK: tmp 
 // CHECK: D 
 // BUNDLE: --entry kernel --shape 0=512x512 --shape 1=512x512 --shape 2=512x512 --shape 3=512x512 --shape 4=512x512

@@ -398,12 +398,28 @@ int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock) {
   return threadbind_grid_blocks(nullptr, threadsPerBlock, 0);
 }
 
+/// The base address of the shared object holding `address` (a bundle, or
+/// the program); null where the loader does not know it.
+static const void *getObjectBase(const void *address) {
+  Dl_info info;
+  if (!address || !dladdr(address, &info))
+    return nullptr;
+  return info.dli_fbase;
+}
+
 int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
                                           const char *kernel) {
   if (!ready())
     return 1;
   State &s = state();
-  std::string key = std::string(kernel) + "/" + std::to_string(threadsPerBlock);
+  // Bundles loaded together may each have a kernel of the same name (two
+  // programs' "kernel_kernel", or variants of one program): the caller is
+  // a bundle's host code, and its kernel is the one in the module whose
+  // image that bundle carries. Other callers take the first found.
+  const void *caller = getObjectBase(__builtin_return_address(0));
+  std::string key = std::string(kernel) + "/" +
+                    std::to_string(threadsPerBlock) + "/" +
+                    std::to_string(reinterpret_cast<uintptr_t>(caller));
   std::vector<Module *> modules;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -412,6 +428,9 @@ int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
       return cached->second;
     modules = s.modules;
   }
+  std::stable_partition(modules.begin(), modules.end(), [&](Module *module) {
+    return caller && getObjectBase(module->image) == caller;
+  });
   CUfunction function = nullptr;
   for (Module *module : modules) {
     if (!loadModule(*module))

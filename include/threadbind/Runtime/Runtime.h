@@ -73,8 +73,9 @@ int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
 
 /* The query grid-stride launches make before launching: from the SM's
  * thread and block limits alone, or, once the compiler knows the kernel,
- * from that kernel's occupancy (found by name in the modules the bundle
- * loaded; answers are cached). */
+ * from that kernel's occupancy (found by name in the modules loaded, those
+ * of the calling bundle first, so bundles with kernels of the same name
+ * each get their own; answers are cached). */
 int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock);
 int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
                                           const char *kernel);

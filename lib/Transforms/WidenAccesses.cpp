@@ -286,29 +286,25 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
                   "it anyway)";
     return plan;
   }
-  // Widening divides the threads, and the grid sized for the vectors, by
-  // the vector's width. Where each element is a loop's work (a reduction
-  // over a row, a recurrence), the vectors save little, and a few thousand
-  // outputs become a few blocks. Rows of a nest keep their grid, and there
-  // the vectors act as a register tile along the row: gemm's widened rows
-  // ran at 0.083 ms at 512 and 4.8 ms at 2048, its scalar ones at 0.147
-  // and 9.2 ms (H200, 2026-11-26).
-  if (plan.gridOwner == loop.getOperation()) {
-    Operation *inner = nullptr;
-    loop.getBody()->walk([&](Operation *op) {
-      if (isa<scf::WhileOp>(op) ||
-          (isa<LoopLikeOpInterface>(op) && !hasShortConstantTrip(op)))
-        inner = op;
-    });
-    if (inner) {
-      plan.whyNot = ("each iteration runs a '" +
-                     inner->getName().getStringRef() +
-                     "' of its own, so vectors would take few bytes off its "
-                     "work while dividing the threads, and the grid sized "
-                     "for them, by the vector's width")
-                        .str();
-      return plan;
-    }
+  // Widening divides the threads by the vector's width. Where each
+  // element is a loop's work (a reduction over a row, a recurrence, gemm's
+  // sum over k), the vectors save little, and the threads left idle (or a
+  // grid sized for the vectors) cost more: on an H200 in one run, gemm at
+  // 512 took 0.085 ms with scalar rows and 0.125 ms widened, 3mm 0.574 ms
+  // widened (bench/results/2026-11-26-polybench-nvidia-h200.md).
+  Operation *inner = nullptr;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<scf::WhileOp>(op) ||
+        (isa<LoopLikeOpInterface>(op) && !hasShortConstantTrip(op)))
+      inner = op;
+  });
+  if (inner) {
+    plan.whyNot = ("each iteration runs a '" +
+                   inner->getName().getStringRef() +
+                   "' of its own, so vectors would take few bytes off its "
+                   "work while dividing the threads by the vector's width")
+                      .str();
+    return plan;
   }
   bool sawStore = false;
   unsigned widestBytes = 0;

@@ -214,7 +214,7 @@ func.func @horner(%x: memref<?xf32>, %coef: memref<?xf32>, %y: memref<?xf32>) {
   %zero = arith.constant 0.0 : f32
   %n = memref.dim %x, %c0 : memref<?xf32>
   %k = memref.dim %coef, %c0 : memref<?xf32>
-  // expected-remark @below {{not widened: each iteration runs a 'scf.for' of its own, so vectors would take few bytes off its work while dividing the threads, and the grid sized for them, by the vector's width}}
+  // expected-remark @below {{not widened: each iteration runs a 'scf.for' of its own, so vectors would take few bytes off its work while dividing the threads by the vector's width}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %v = memref.load %x[%i] : memref<?xf32>
     %p = scf.for %j = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {

@@ -446,6 +446,27 @@ Value threadbind::createGridCap(OpBuilder &builder, Location loc,
       .getResult(0);
 }
 
+/// Fewer iterations than this, a thread each, fill fewer than 16 blocks of
+/// 256 threads: too few for any GPU ThreadBind targets (an H100 has 132
+/// SMs), which the mapping's remark says.
+static constexpr int64_t kFewIterations = 4096;
+
+/// The iterations of `loop`, all its dimensions together, where every trip
+/// count is a constant and the product fits.
+static std::optional<int64_t> getStaticIterations(scf::ParallelOp loop) {
+  int64_t total = 1;
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+    std::optional<int64_t> trips = getStaticTripCount(loop, d);
+    if (!trips)
+      return std::nullopt;
+    std::optional<int64_t> product = llvm::checkedMul(total, *trips);
+    if (!product)
+      return std::nullopt;
+    total = *product;
+  }
+  return total;
+}
+
 /// The most blocks a grid-stride launch of `blockShape` blocks should use.
 static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
                      ArrayRef<int64_t> blockShape) {
@@ -798,6 +819,12 @@ void MapLoopsToThreadsPass::runOnOperation() {
                  << "-D nest collapsed into this loop, as every access walks "
                     "its memref in the loop's order (the nest as written "
                     "runs where a memref's rows are longer than the loop's)";
+        if (std::optional<int64_t> total = getStaticIterations(bound);
+            total && *total > 0 && *total < kFewIterations)
+          remark << "; only " << *total
+                 << " iterations, a thread each: too few to keep a GPU busy "
+                    "(an H100 has 132 SMs of up to 2048 threads), so most "
+                    "of it idles while this kernel runs";
       }
       LDBG() << "mapping " << loop.getNumLoops() << "-D loop at "
              << loop.getLoc();

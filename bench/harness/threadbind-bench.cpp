@@ -93,35 +93,19 @@ bool parseSuite(const std::string &path, std::vector<Kernel> &kernels) {
   return true;
 }
 
-struct Timing {
-  double median = 0, min = 0, max = 0;
-};
-
-Timing summarise(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  return {times[times.size() / 2], times.front(), times.back()};
-}
-
+/// The bundle's entry `name`, or null after saying why.
 const ThreadBindEntry *findEntry(const std::string &bundle,
                                  const std::string &name) {
-  int32_t count = 0;
   std::string error;
-  const ThreadBindEntry *entries = loadBundle(bundle, count, error);
-  if (!entries) {
+  const ThreadBindEntry *entry = findBundleEntry(bundle, name, error);
+  if (!entry)
     std::fprintf(stderr, "threadbind-bench: %s\n", error.c_str());
-    return nullptr;
-  }
-  for (int32_t e = 0; e < count; ++e)
-    if (name == entries[e].name)
-      return &entries[e];
-  std::fprintf(stderr, "threadbind-bench: no entry %s in %s\n", name.c_str(),
-               bundle.c_str());
-  return nullptr;
+  return entry;
 }
 
 void printResult(const Kernel &k, const std::string &size,
                  const std::string &system, const char *check,
-                 const Timing &t, size_t bytes) {
+                 const TimeSummary &t, size_t bytes) {
   double gbps = t.median > 0 ? bytes / (t.median * 1e-3) / 1e9 : 0;
   std::printf("RESULT kernel=%s size=%s system=%s check=%s median_ms=%.6f "
               "min_ms=%.6f max_ms=%.6f bytes=%zu gbps=%.2f\n",
@@ -268,7 +252,7 @@ bool benchBundle(Case &c, const ThreadBindEntry &entry,
   for (int r = 0; r < runs; ++r)
     times.push_back(timeKernels([&] { entry.gpu(c.pointers.data()); }));
   threadbind_clear_launches();
-  printResult(c.kernel, c.sizeText, system, "ok", summarise(times),
+  printResult(c.kernel, c.sizeText, system, "ok", summarizeTimes(times),
               c.bytesMoved);
   return true;
 }
@@ -319,7 +303,7 @@ bool benchHand(Case &c, void *hand, int runs, int warmup) {
     threadbind_launch_timed(hand, grid, block, handArgs.data(), &ms);
     times.push_back(ms);
   }
-  printResult(c.kernel, c.sizeText, "hand-cuda", "ok", summarise(times),
+  printResult(c.kernel, c.sizeText, "hand-cuda", "ok", summarizeTimes(times),
               c.bytesMoved);
   return true;
 }
@@ -337,7 +321,7 @@ void benchCopy(const Case &c, int runs, int warmup) {
     threadbind_copy_device_timed(dst, src, c.largest, &ms);
     times.push_back(ms);
   }
-  printResult(c.kernel, c.sizeText, "copy", "ok", summarise(times),
+  printResult(c.kernel, c.sizeText, "copy", "ok", summarizeTimes(times),
               2 * c.largest);
   threadbind_free(src);
   threadbind_free(dst);

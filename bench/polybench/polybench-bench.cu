@@ -214,21 +214,14 @@ bool parseOptions(int argc, char **argv, Options &o) {
   return !o.spec.empty() && !o.stage.empty() && o.runs >= 1 && o.warmup >= 0;
 }
 
+/// The bundle's entry `name`, or null after saying why.
 const ThreadBindEntry *findEntry(const std::string &bundle,
                                  const std::string &name) {
-  int32_t count = 0;
   std::string error;
-  const ThreadBindEntry *entries = loadBundle(bundle, count, error);
-  if (!entries) {
+  const ThreadBindEntry *entry = findBundleEntry(bundle, name, error);
+  if (!entry)
     std::fprintf(stderr, "polybench-bench: %s\n", error.c_str());
-    return nullptr;
-  }
-  for (int32_t e = 0; e < count; ++e)
-    if (name == entries[e].name)
-      return &entries[e];
-  std::fprintf(stderr, "polybench-bench: no entry %s in %s\n", name.c_str(),
-               bundle.c_str());
-  return nullptr;
+  return entry;
 }
 
 /// One benchmark's inputs at one size set: the host data every side
@@ -555,18 +548,9 @@ bool reportAgreement(const Inputs &in, const std::string &system,
   return ok;
 }
 
-struct Timing {
-  double median = 0, min = 0, max = 0;
-};
-
-Timing summarise(std::vector<double> times) {
-  std::sort(times.begin(), times.end());
-  return {times[times.size() / 2], times.front(), times.back()};
-}
-
 /// The whole call, bracketed by events on the legacy default stream, every
 /// run from the inputs.
-Timing timeCalls(Device &dev, const System &s, const Options &o) {
+TimeSummary timeCalls(Device &dev, const System &s, const Options &o) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
@@ -587,11 +571,11 @@ Timing timeCalls(Device &dev, const System &s, const Options &o) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  return summarise(times);
+  return summarizeTimes(times);
 }
 
 /// ThreadBind's kernel time alone, from the runtime's launch records.
-Timing timeKernelsOnly(Device &dev, const System &s, const Options &o,
+TimeSummary timeKernelsOnly(Device &dev, const System &s, const Options &o,
                        int64_t &launches) {
   threadbind_set_launch_timing(1);
   std::vector<double> times;
@@ -603,11 +587,11 @@ Timing timeKernelsOnly(Device &dev, const System &s, const Options &o,
   }
   threadbind_set_launch_timing(0);
   threadbind_clear_launches();
-  return summarise(times);
+  return summarizeTimes(times);
 }
 
 void printResult(const Inputs &in, const std::string &system, bool checked,
-                 const Timing &t, const std::string &extra) {
+                 const TimeSummary &t, const std::string &extra) {
   std::printf("RESULT bench=%s size=%s dims=%s system=%s check=%s "
               "median_ms=%.6f min_ms=%.6f max_ms=%.6f%s\n",
               in.bench.name.c_str(), in.sizeName.c_str(), in.sizeText.c_str(),
@@ -719,11 +703,11 @@ int benchStandard(Inputs &in, const Options &o, cudaStream_t stream,
       printResult(in, s.name, false, {}, "");
       continue;
     }
-    Timing t = timeCalls(dev, s, o);
+    TimeSummary t = timeCalls(dev, s, o);
     std::string extra;
     if (s.name == "threadbind") {
       int64_t launches = 0;
-      Timing k = timeKernelsOnly(dev, s, o, launches);
+      TimeSummary k = timeKernelsOnly(dev, s, o, launches);
       char text[96];
       std::snprintf(text, sizeof text, " kernel_ms=%.6f launches=%lld",
                     k.median, (long long)launches);

@@ -648,6 +648,25 @@ const ThreadBindEntry *threadbind::loadBundle(const std::string &path,
   return entries(&count);
 }
 
+const ThreadBindEntry *threadbind::findBundleEntry(const std::string &path,
+                                                   const std::string &name,
+                                                   std::string &error) {
+  int32_t count = 0;
+  const ThreadBindEntry *entries = loadBundle(path, count, error);
+  if (!entries)
+    return nullptr;
+  for (int32_t e = 0; e < count; ++e)
+    if (name == entries[e].name)
+      return &entries[e];
+  error = "no entry " + name + " in " + path;
+  return nullptr;
+}
+
+TimeSummary threadbind::summarizeTimes(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  return {times[times.size() / 2], times.front(), times.back()};
+}
+
 double threadbind::sumLaunchMilliseconds(int64_t first) {
   double ms = 0;
   for (int64_t l = first; l < threadbind_launch_count(); ++l) {

@@ -808,16 +808,16 @@ int benchEntry(const Options &o, const ThreadBindEntry &entry,
         timeKernels([&] { callEntry(entry.gpu, args, /*onDevice=*/true); }));
   if (reportRuntimeError())
     return kExitFailure;
-  std::sort(times.begin(), times.end());
-  double median = times[times.size() / 2];
+  TimeSummary summary = summarizeTimes(times);
+  double median = summary.median;
   double gbps = median > 0 ? bytesMoved / (median * 1e-3) / 1e9 : 0;
   std::printf("bench: %d runs, kernel time median %.4f ms (min %.4f, max "
               "%.4f), %.3f GB moved, %.1f GB/s\n",
-              o.bench, median, times.front(), times.back(), bytesMoved / 1e9,
+              o.bench, median, summary.min, summary.max, bytesMoved / 1e9,
               gbps);
   std::printf("RESULT entry=%s median_ms=%.6f min_ms=%.6f max_ms=%.6f "
               "bytes=%zu gbps=%.2f\n",
-              entry.name, median, times.front(), times.back(), bytesMoved,
+              entry.name, median, summary.min, summary.max, bytesMoved,
               gbps);
   return -1;
 }

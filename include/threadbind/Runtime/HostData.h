@@ -163,6 +163,20 @@ std::string checkSharedObject(const std::string &path);
 const ThreadBindEntry *loadBundle(const std::string &path, int32_t &count,
                                   std::string &error);
 
+/// Loads the bundle at `path` and finds its entry `name`; null, with
+/// `error` saying why, where either fails.
+const ThreadBindEntry *findBundleEntry(const std::string &path,
+                                       const std::string &name,
+                                       std::string &error);
+
+/// The median, least and greatest of a set of timings, in milliseconds.
+struct TimeSummary {
+  double median = 0, min = 0, max = 0;
+};
+
+/// Summarises `times`, which must not be empty.
+TimeSummary summarizeTimes(std::vector<double> times);
+
 /// The kernel time of launch records [first, end), in milliseconds.
 double sumLaunchMilliseconds(int64_t first);
 

@@ -137,15 +137,12 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
 
   // Every thread of the block reaches the barrier; those past the last
   // output fold nothing.
-  SmallVector<Type> partialTypes;
   SmallVector<Partial> empty;
-  for (const Reduction &reduction : col.reductions) {
+  for (const Reduction &reduction : col.reductions)
     empty.push_back(createEmpty(rewriter, loc, reduction));
-    partialTypes.push_back(reduction.getType());
-    if (!reduction.identity)
-      partialTypes.push_back(rewriter.getI1Type());
-  }
-  auto fold = scf::IfOp::create(rewriter, loc, partialTypes, inside,
+  SmallVector<Value> emptyValues = flatten(empty);
+  auto fold = scf::IfOp::create(rewriter, loc,
+                                ValueRange(emptyValues).getTypes(), inside,
                                 /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(rewriter);
@@ -158,7 +155,7 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
                   vectorBytes, mapping);
     scf::YieldOp::create(rewriter, loc, flatten(accs));
     rewriter.setInsertionPointToStart(fold.elseBlock());
-    scf::YieldOp::create(rewriter, loc, flatten(empty));
+    scf::YieldOp::create(rewriter, loc, emptyValues);
   }
   SmallVector<Partial> accs = unflatten(col.reductions, fold.getResults());
   ValueRange parts = launch.getWorkgroupAttributions();

@@ -1,4 +1,4 @@
-//===- RegisterTiles.cpp - Several outputs a thread for matmul-shaped nests ===//
+//===- RegisterTiles.cpp - Several outputs a thread, matmul-shaped nests -===//
 //
 // Part of the ThreadBind project.
 //

@@ -250,22 +250,10 @@ Operation *gridOwner(const LaneLoop &lanes, gpu::LaunchOp launch) {
 /// work (a 3x3 stencil's loops, once unrolled).
 constexpr int64_t kShortTrip = 16;
 
-/// Whether `op`, a loop, is an scf.for with a constant trip count of at
-/// most kShortTrip.
-bool hasShortConstantTrip(Operation *op) {
-  auto loop = dyn_cast<scf::ForOp>(op);
-  if (!loop)
-    return false;
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return false;
-  if (*ub <= *lb)
-    return true;
-  // The span as an unsigned number: exact for any bounds.
-  uint64_t span = static_cast<uint64_t>(*ub) - static_cast<uint64_t>(*lb);
-  return span / static_cast<uint64_t>(*step) <= kShortTrip;
+/// Whether `loop` has a constant trip count of at most kShortTrip.
+bool hasShortConstantTrip(LoopLikeOpInterface loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  return trips && trips->ule(kShortTrip);
 }
 
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
@@ -294,8 +282,8 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
   // widened (bench/results/2026-11-26-polybench-nvidia-h200.md).
   Operation *inner = nullptr;
   loop.getBody()->walk([&](Operation *op) {
-    if (isa<scf::WhileOp>(op) ||
-        (isa<LoopLikeOpInterface>(op) && !hasShortConstantTrip(op)))
+    auto nested = dyn_cast<LoopLikeOpInterface>(op);
+    if (isa<scf::WhileOp>(op) || (nested && !hasShortConstantTrip(nested)))
       inner = op;
   });
   if (inner) {

@@ -46,9 +46,12 @@ using namespace mlir::threadbind::detail;
 
 /// `void <exported>(void **args)` calling `_mlir_ciface_<symbol>`: memref
 /// descriptors are passed by pointer as they come, scalars are loaded from
-/// theirs.
+/// theirs. With `waitForLaunches`, the wrapper then waits for the launches
+/// the call made (threadbind_bundle_call_done), which the runtime runs in
+/// order without waiting for each.
 static FailureOr<llvm::Function *>
-addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
+addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported,
+                bool waitForLaunches) {
   llvm::Function *callee =
       module.getFunction(("_mlir_ciface_" + symbol).str());
   if (!callee)
@@ -77,6 +80,12 @@ addEntryWrapper(llvm::Module &module, StringRef symbol, StringRef exported) {
     }
   }
   b.CreateCall(callee, args);
+  if (waitForLaunches) {
+    llvm::FunctionCallee done = module.getOrInsertFunction(
+        "threadbind_bundle_call_done",
+        llvm::FunctionType::get(llvm::Type::getVoidTy(context), false));
+    b.CreateCall(done);
+  }
   b.CreateRetVoid();
   return wrapper;
 }
@@ -347,7 +356,7 @@ threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
   for (const BundleEntry &entry : entries) {
     FailureOr<llvm::Function *> wrapper = addEntryWrapper(
         *host, (kDeviceSymbolPrefix + entry.name).str(),
-        getGpuEntrySymbol(entry.name));
+        getGpuEntrySymbol(entry.name), /*waitForLaunches=*/true);
     if (failed(wrapper))
       return emitError(loc, "no C interface for the entry '")
              << entry.name << "'";
@@ -358,7 +367,7 @@ threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
       continue;
     FailureOr<llvm::Function *> referenceWrapper = addEntryWrapper(
         *host, (kReferenceSymbolPrefix + entry.name).str(),
-        getReferenceEntrySymbol(entry.name));
+        getReferenceEntrySymbol(entry.name), /*waitForLaunches=*/false);
     if (failed(referenceWrapper))
       return emitError(loc, "no C interface for the reference of '")
              << entry.name << "'";

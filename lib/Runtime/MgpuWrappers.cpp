@@ -7,7 +7,19 @@
 // gpu-to-llvm lowers host code to calls of the mgpu* functions that
 // upstream's CUDA runtime wrappers define. A bundle links against these
 // instead: modules load lazily (so a bundle loads without a GPU), launches
-// are recorded for threadbind_launch_record, and streams are reused.
+// are recorded for threadbind_launch_record, and launches are not waited
+// for one by one.
+//
+// Lowered synchronous host code brackets every launch with a stream of its
+// own and a wait for it: the GPU then idles while the host prepares each
+// next launch, which is a quarter of a stencil's time at 2000 small
+// launches. Here every stream a thread creates is that thread's one host
+// stream, so its launches run in the order they are made, and a wait that
+// follows nothing but launches is put off: no host code in a bundle reads
+// what a kernel wrote except through a copy, whose wait is real. The
+// bundle's entry wrappers wait once at the end of the call
+// (threadbind_bundle_call_done), so a call still returns with its work
+// done, and device memory is freed only after the launches that use it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +30,48 @@
 #include <cstdio>
 
 using namespace threadbind::runtime;
+
+namespace {
+/// The stream a thread's lowered host code launches on, and whether work
+/// on it has not been waited for yet.
+struct HostStream {
+  CUstream stream = nullptr;
+  /// Launches were made since the last wait.
+  bool launchesPending = false;
+  /// Only launches were made since the last wait: a wait now can be put off.
+  bool onlyLaunches = true;
+
+  ~HostStream() {
+    if (!stream)
+      return;
+    State &s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.freeStreams.push_back(stream);
+  }
+};
+
+thread_local HostStream hostStream;
+
+bool isHostStream(void *stream) {
+  return stream && stream == static_cast<void *>(hostStream.stream);
+}
+
+/// Waits for everything the thread's host stream holds.
+void waitForHostStream() {
+  if (!hostStream.stream)
+    return;
+  if (hostStream.launchesPending || !hostStream.onlyLaunches)
+    CU_CHECK(cuStreamSynchronize(hostStream.stream));
+  hostStream.launchesPending = false;
+  hostStream.onlyLaunches = true;
+}
+
+/// Marks work other than a launch on `stream`: its next wait is real.
+void noteOtherWork(void *stream) {
+  if (isHostStream(stream))
+    hostStream.onlyLaunches = false;
+}
+} // namespace
 
 extern "C" {
 
@@ -112,6 +166,8 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
         "cuLaunchKernel");
   if (s.timing)
     check(s.cu.cuEventRecord(launch.stop, cuStream), "cuEventRecord");
+  if (isHostStream(stream))
+    hostStream.launchesPending = true;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.launches.push_back(launch);
 }
@@ -119,24 +175,26 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
 void *mgpuStreamCreate() {
   if (!ready())
     return nullptr;
+  if (hostStream.stream)
+    return hostStream.stream;
   State &s = state();
   {
-    // Host functions create and destroy a stream per call; reusing them
-    // keeps that off the launch path.
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.freeStreams.empty()) {
-      CUstream stream = s.freeStreams.back();
+      hostStream.stream = s.freeStreams.back();
       s.freeStreams.pop_back();
-      return stream;
+      return hostStream.stream;
     }
   }
-  CUstream stream = nullptr;
-  check(s.cu.cuStreamCreate(&stream, 0), "cuStreamCreate");
-  return stream;
+  // Flags 0: the stream waits for, and is waited for by, the legacy
+  // default stream, which callers may time and synchronise on.
+  check(s.cu.cuStreamCreate(&hostStream.stream, 0), "cuStreamCreate");
+  return hostStream.stream;
 }
 
 void mgpuStreamDestroy(void *stream) {
-  if (!stream)
+  // The host stream stays the thread's until the thread ends.
+  if (!stream || isHostStream(stream))
     return;
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
@@ -144,8 +202,21 @@ void mgpuStreamDestroy(void *stream) {
 }
 
 void mgpuStreamSynchronize(void *stream) {
-  if (ready())
+  if (!ready())
+    return;
+  if (!isHostStream(stream)) {
     CU_CHECK(cuStreamSynchronize(static_cast<CUstream>(stream)));
+    return;
+  }
+  // After launches alone, nothing the host reads can have changed.
+  if (hostStream.onlyLaunches)
+    return;
+  waitForHostStream();
+}
+
+void threadbind_bundle_call_done(void) {
+  if (ready())
+    waitForHostStream();
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
@@ -188,9 +259,15 @@ void *mgpuMemAlloc(uint64_t bytes, void * /*stream*/, bool isHostShared) {
   return reinterpret_cast<void *>(ptr);
 }
 
-void mgpuMemFree(void *ptr, void * /*stream*/) { threadbind_free(ptr); }
+void mgpuMemFree(void *ptr, void * /*stream*/) {
+  // Launches still queued may use the memory.
+  if (ready())
+    waitForHostStream();
+  threadbind_free(ptr);
+}
 
 void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
+  noteOtherWork(stream);
   if (bytes && ready())
     CU_CHECK(cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
                            reinterpret_cast<CUdeviceptr>(src), bytes,
@@ -198,6 +275,7 @@ void mgpuMemcpy(void *dst, void *src, size_t bytes, void *stream) {
 }
 
 void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
+  noteOtherWork(stream);
   if (count && ready())
     CU_CHECK(cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
                               count, static_cast<CUstream>(stream)));
@@ -205,6 +283,7 @@ void mgpuMemset32(void *dst, unsigned value, size_t count, void *stream) {
 
 void mgpuMemset16(void *dst, unsigned short value, size_t count,
                   void *stream) {
+  noteOtherWork(stream);
   if (count && ready())
     CU_CHECK(cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
                               count, static_cast<CUstream>(stream)));

@@ -63,6 +63,12 @@ int threadbind_copy_to_host(void *hostPtr, const void *devicePtr,
                             size_t bytes);
 int threadbind_synchronize(void);
 
+/* Waits for the launches the calling thread's host code made and has not
+ * waited for: a bundle's entry wrappers call it before they return, so a
+ * call returns with its work done. Launches within a call run in order on
+ * one stream per thread without waiting one by one. */
+void threadbind_bundle_call_done(void);
+
 /* Grid sizing for grid-stride kernels: the blocks of `threadsPerBlock`
  * threads that fit on the device at once (blocks per SM from the
  * occupancy calculator for `function` when given, else from the SM's

@@ -492,7 +492,9 @@ class Case:
         """A matmul-shaped nest: each output (i, j) runs a loop over k from
         lb by step (an scf.for carrying the sum, or an scf.parallel reducing
         it) that reads A along the row (stored row- or k-major) and B along
-        the column, starting from the output's old value or a constant."""
+        the column, starting from the output's old value or a constant.
+        Sometimes triangular: a square output, the columns of row i from 0
+        to i (or i + 1), or from i to the end."""
         rng = self.rng
         # At most 12 products of values below 12: exact in f32, not in f16.
         t = self.type if self.type != "f16" else "f32"
@@ -502,9 +504,13 @@ class Case:
         transposed = rng.random() < 0.3
         as_for = rng.random() < 0.5
         accumulate = rng.random() < 0.4
+        triangle = rng.choice([None, None, "lower", "strict", "upper"])
+        if triangle:
+            n = m
         mt = f"memref<?x?x{t}>"
         mul, add = ("mulf", "addf") if is_float(t) else ("muli", "addi")
-        self.dims = 2
+        # A triangle is two 1-D loops: options that name dimensions see one.
+        self.dims = 1 if triangle else 2
         self.emit(f"func.func {mlir_symbol(self.name)}(%in0: {mt}, %in1: {mt}, "
                   f"%out: {mt}, %flagi: i32, %s: {t}) {{")
         self.emit("    %c0 = arith.constant 0 : index")
@@ -514,8 +520,16 @@ class Case:
         self.emit(f"    %m = memref.dim %out, %c0 : {mt}")
         self.emit(f"    %n = memref.dim %out, %c1 : {mt}")
         self.emit(f"    %k = memref.dim %in1, %c0 : {mt}")
-        self.emit("    scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step "
-                  "(%c1, %c1) {")
+        if triangle:
+            self.emit("    scf.parallel (%i) = (%c0) to (%m) step (%c1) {")
+            self.emit("      %ie = arith.addi %i, %c1 : index")
+            bounds = {"lower": ("%c0", "%ie"), "strict": ("%c0", "%i"),
+                      "upper": ("%i", "%n")}[triangle]
+            self.emit(f"    scf.parallel (%j) = ({bounds[0]}) to ({bounds[1]}) "
+                      "step (%c1) {")
+        else:
+            self.emit("    scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step "
+                      "(%c1, %c1) {")
         if accumulate:
             self.emit(f"      %init = memref.load %out[%i, %j] : {mt}")
         else:
@@ -540,6 +554,9 @@ class Case:
         self.emit(f"      memref.store %r, %out[%i, %j] : {mt}")
         self.emit("      scf.reduce")
         self.emit("    }")
+        if triangle:
+            self.emit("      scf.reduce")
+            self.emit("    }")
         self.emit("  return")
         self.emit("}")
         ashape = [k, m] if transposed else [m, k]

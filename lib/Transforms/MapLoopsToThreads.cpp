@@ -674,7 +674,12 @@ void MapLoopsToThreadsPass::runOnOperation() {
   ModuleOp module = getOperation();
   bool asksHost = mappingOptions.gridPolicy == GridPolicy::GridStride &&
                   mappingOptions.maxBlocks == 0;
-  if (asksHost && failed(verifyMaxResidentBlocksDecl(module)))
+  // Register tiles ask whether their tiles fill the device, whatever the
+  // grid policy.
+  bool tilesAskHost =
+      mappingOptions.registerTiles && mappingOptions.maxBlocks == 0;
+  if ((asksHost || tilesAskHost) &&
+      failed(verifyMaxResidentBlocksDecl(module)))
     return signalPassFailure();
   bool anyFailed = false, needsHostQuery = false;
   IRRewriter rewriter(&getContext());
@@ -735,9 +740,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
           plans.back().innerLoop
               ? std::nullopt
               : matchStagedTranspose(loop, mappingOptions));
-      tilePlans.push_back(plans.back().innerLoop
-                              ? std::nullopt
-                              : matchRegisterTiles(loop, mappingOptions));
+      tilePlans.push_back(matchRegisterTiles(loop, mappingOptions));
       bound.push_back(loop);
     }
     if (!funcOk) {
@@ -754,21 +757,37 @@ void MapLoopsToThreadsPass::runOnOperation() {
         return written && d < written->dims.size() ? written->dims[d] : d;
       };
       if (tiled) {
-        if (emitRemarks)
-          loop.emitRemark()
-              << "bound to gpu.launch with register tiles: each output runs "
-                 "a loop over k that reads memory along loop dimension "
-              << asWritten(tiled->rowDim) << " and along dimension "
-              << asWritten(tiled->colDim)
-              << ", so each thread computes 4x2 outputs (rows "
-              << tiled->threadsY << " apart, columns 32 apart), sharing each "
-                 "k's row and column loads; block 32x"
-              << tiled->threadsY
-              << "x1, grid-stride over tiles (register-tiles=false maps a "
-                 "thread an output)";
-        mapRegisterTiles(rewriter, loop, *tiled);
-        ++numLoopsMapped;
-        continue;
+        if (emitRemarks) {
+          InFlightDiagnostic remark = loop.emitRemark();
+          remark << "bound to gpu.launch with register tiles: each output "
+                    "runs a loop over k that reads memory along ";
+          if (tiled->columnLoop)
+            remark << "the outer loop and along the inner one, whose bounds "
+                      "vary with the outer (a triangle, run over the "
+                      "rectangle around it, threads outside it skipping "
+                      "the loop over k)";
+          else
+            remark << "loop dimension " << asWritten(tiled->rowDim)
+                   << " and along dimension " << asWritten(tiled->colDim);
+          remark << ", so each thread computes 4x2 outputs (rows "
+                 << tiled->threadsY
+                 << " apart, columns 32 apart), sharing each k's row and "
+                    "column loads; block 32x"
+                 << tiled->threadsY
+                 << "x1, grid-stride over tiles; while the tiles are fewer "
+                    "than the device holds blocks, "
+                 << (tiled->columnLoop
+                         ? "one output a thread over the same blocks"
+                         : "a thread an output as mapped below")
+                 << " (register-tiles=false maps a thread an output)";
+        }
+        needsHostQuery |= tilesAskHost;
+        // A 2-D nest is left, on the run-time side with few tiles, for the
+        // mapping below.
+        if (!mapRegisterTiles(rewriter, loop, *tiled, mappingOptions)) {
+          ++numLoopsMapped;
+          continue;
+        }
       }
       if (staged) {
         if (emitRemarks) {

@@ -21,6 +21,18 @@
 // column (so every load stays inside what the loop reads) and not stored.
 // Tiles are linearised onto blockIdx.x, grid-stride.
 //
+// A tile a thread divides the threads by 8: where the tiles are fewer than
+// the device holds blocks (gemm at 512: 128 tiles on 132 SMs), a thread an
+// output runs faster, so the host chooses at run time.
+//
+// Triangular nests (syrk's columns up to the row, covariance's from it)
+// run over the rectangle around the triangle: the column bounds are linear
+// in the row, so the rectangle's come from the first and last rows. A
+// thread skips the k loop where none of its outputs lies inside, and
+// stores only those that do; since each index of the loads depends on the
+// row or the column alone, every load outside still reads within what the
+// nest reads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/MapLoopsToThreads.h"
@@ -50,6 +62,20 @@ struct NestParts {
   SmallVector<Operation *> prologue;
   Operation *kLoop = nullptr;
   SmallVector<Operation *> epilogue;
+};
+
+/// The loops of a matmul-shaped nest.
+struct TileNest {
+  /// The loop the mapping replaces.
+  scf::ParallelOp outer;
+  /// The loop whose body holds the k loop: `outer` for a 2-D nest.
+  scf::ParallelOp inner;
+  /// Dimensions of `outer` (rows) and `inner` (columns).
+  unsigned rowDim = 0, colDim = 1;
+
+  bool isTriangular() { return inner != outer; }
+  Value rowIV() { return outer.getInductionVars()[rowDim]; }
+  Value colIV() { return inner.getInductionVars()[colDim]; }
 };
 } // namespace
 
@@ -94,9 +120,9 @@ static std::optional<NestParts> splitBody(scf::ParallelOp loop) {
 
 /// Whether the k loop is one this mapping runs: an scf.for carrying values,
 /// or a 1-D scf.parallel reducing some; bounds the nest does not vary; a
-/// body of pure ops and loads that uses nothing of the nest's body but the
-/// nest's induction variables.
-static bool isTileableKLoop(scf::ParallelOp nest, Operation *kLoop) {
+/// body of pure ops and loads that uses nothing of the nest's bodies but
+/// the nest's induction variables.
+static bool isTileableKLoop(TileNest nest, Operation *kLoop) {
   Block *body = getKBody(kLoop);
   SmallVector<Value> bounds;
   if (auto forOp = dyn_cast<scf::ForOp>(kLoop)) {
@@ -111,13 +137,13 @@ static bool isTileableKLoop(scf::ParallelOp nest, Operation *kLoop) {
               parallel.getStep()[0]};
   }
   if (!llvm::all_of(bounds, [&](Value v) {
-        return nest.isDefinedOutsideOfLoop(v);
+        return nest.outer.isDefinedOutsideOfLoop(v);
       }))
     return false;
   for (Value init : getKInits(kLoop))
     if (!init.getType().isIntOrIndexOrFloat())
       return false;
-  Block *nestBody = nest.getBody();
+  Block *outerBody = nest.outer.getBody(), *innerBody = nest.inner.getBody();
   WalkResult walk = body->walk([&](Operation *op) {
     if (op->getBlock() == body && !isa<scf::YieldOp, scf::ReduceOp>(op)) {
       if (op->getNumRegions() != 0 ||
@@ -126,7 +152,7 @@ static bool isTileableKLoop(scf::ParallelOp nest, Operation *kLoop) {
     }
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if (def && def->getBlock() == nestBody)
+      if (def && (def->getBlock() == innerBody || def->getBlock() == outerBody))
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -179,33 +205,111 @@ classifyDependences(Block *body, Value rowIV, Value colIV) {
   return ops;
 }
 
+/// Whether `value` depends on `iv`, following operands within `scope`.
+static bool dependsOn(Value value, Value iv, Region *scope) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == iv)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || !scope->isAncestor(def->getParentRegion()))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+/// The triangular form of `outer`: a 1-D loop over rows whose body is pure
+/// code used only by the bounds of a single 1-D loop over columns, whose
+/// lower and upper bounds are linear in the row, and whose step the rows
+/// do not vary (1 where the lower bound moves, so that every row's columns
+/// lie on the rectangle's grid). Each index of every load depends on the
+/// row or the column, not both.
+static std::optional<TileNest> matchTriangle(scf::ParallelOp outer) {
+  if (outer.getNumLoops() != 1)
+    return std::nullopt;
+  Block *body = outer.getBody();
+  scf::ParallelOp inner;
+  for (Operation &op : body->without_terminator()) {
+    if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (inner)
+        return std::nullopt;
+      inner = loop;
+      continue;
+    }
+    if (op.getNumRegions() != 0 || !isPure(&op))
+      return std::nullopt;
+    for (Operation *user : op.getUsers())
+      if (user->getBlock() != body)
+        return std::nullopt;
+  }
+  if (!inner || inner.getNumLoops() != 1 || inner.getNumResults() != 0)
+    return std::nullopt;
+  TileNest nest{outer, inner, 0, 0};
+  Value row = nest.rowIV();
+  IndexCoefficients along(row);
+  Value lb = inner.getLowerBound()[0], ub = inner.getUpperBound()[0];
+  if (!along.get(lb) || !along.get(ub) ||
+      !outer.isDefinedOutsideOfLoop(inner.getStep()[0]))
+    return std::nullopt;
+  if (*along.get(lb) != 0 && getConstantIntValue(inner.getStep()[0]) != 1)
+    return std::nullopt;
+  Value col = nest.colIV();
+  Region *scope = &outer.getRegion();
+  WalkResult walk = inner.getBody()->walk([&](memref::LoadOp load) {
+    for (Value index : load.getIndices())
+      if (dependsOn(index, row, scope) && dependsOn(index, col, scope))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+  return nest;
+}
+
 std::optional<RegisterTilePlan>
 threadbind::matchRegisterTiles(scf::ParallelOp loop,
                                const LoopMappingOptions &options) {
   if (!options.registerTiles || !options.blockShape.empty() ||
-      !options.dimOrder.empty() || loop.getNumLoops() != 2 ||
-      loop.getNumResults() != 0)
+      !options.dimOrder.empty() || loop.getNumResults() != 0)
     return std::nullopt;
   int64_t threads = options.threadsPerBlock;
   if (threads < 2 * kThreadsX || threads % kThreadsX != 0)
     return std::nullopt;
-  std::optional<NestParts> parts = splitBody(loop);
-  if (!parts || !isTileableKLoop(loop, parts->kLoop))
+  TileNest nest;
+  if (loop.getNumLoops() == 2) {
+    nest = {loop, loop, 0, 1};
+  } else if (std::optional<TileNest> triangle = matchTriangle(loop)) {
+    nest = *triangle;
+  } else {
     return std::nullopt;
-  std::optional<unsigned> colDim = getStoreColumnDim(loop, parts->epilogue);
+  }
+  std::optional<NestParts> parts = splitBody(nest.inner);
+  if (!parts || !isTileableKLoop(nest, parts->kLoop))
+    return std::nullopt;
+  std::optional<unsigned> colDim =
+      getStoreColumnDim(nest.inner, parts->epilogue);
   if (!colDim)
     return std::nullopt;
   RegisterTilePlan plan;
-  plan.colDim = *colDim;
-  plan.rowDim = 1 - *colDim;
+  if (nest.isTriangular()) {
+    // The columns must be the inner loop's: its bounds are what vary.
+    plan.columnLoop = nest.inner;
+    plan.rowDim = plan.colDim = 0;
+  } else {
+    plan.colDim = nest.colDim = *colDim;
+    plan.rowDim = nest.rowDim = 1 - *colDim;
+  }
   plan.kLoop = parts->kLoop;
   // Worth it only where some loads are shared: one along the row and one
   // along the column (matmul-shaped), each depending on k.
   Block *body = getKBody(parts->kLoop);
-  Value rowIV = loop.getInductionVars()[plan.rowDim];
-  Value colIV = loop.getInductionVars()[plan.colDim];
   DenseMap<Operation *, std::pair<bool, bool>> deps =
-      classifyDependences(body, rowIV, colIV);
+      classifyDependences(body, nest.rowIV(), nest.colIV());
   bool rowShared = false, colShared = false;
   for (auto load : body->getOps<memref::LoadOp>()) {
     auto [row, col] = deps.lookup(load);
@@ -218,28 +322,100 @@ threadbind::matchRegisterTiles(scf::ParallelOp loop,
   return plan;
 }
 
-gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
-                                           scf::ParallelOp loop,
-                                           const RegisterTilePlan &plan) {
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(loop);
-  Location loc = loop.getLoc();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  NestParts parts = *splitBody(loop);
-  unsigned R = plan.rowDim, C = plan.colDim;
-  Value rowIV = loop.getInductionVars()[R], colIV = loop.getInductionVars()[C];
+namespace {
+/// Builds the launches of one nest: the bounds of its rows and of the
+/// rectangle of its columns, computed once on the host.
+class TileEmitter {
+public:
+  TileEmitter(RewriterBase &rewriter, TileNest nest,
+              const RegisterTilePlan &plan)
+      : rewriter(rewriter), nest(nest), plan(plan), loc(nest.outer.getLoc()),
+        parts(*splitBody(nest.inner)) {}
 
-  // Host: the tiles, a block each, grid-stride over them.
-  Value rowTrips = createTripCount(rewriter, loc, loop, R);
-  Value colTrips = createTripCount(rewriter, loc, loop, C);
-  int64_t tileRows = plan.threadsY * kRows, tileCols = kThreadsX * kCols;
-  Value rowTiles = arith::CeilDivUIOp::create(rewriter, loc, rowTrips,
-                                              cst(tileRows));
-  Value colTiles = arith::CeilDivUIOp::create(rewriter, loc, colTrips,
-                                              cst(tileCols));
-  Value tiles = arith::MulIOp::create(rewriter, loc, rowTiles, colTiles);
+  /// The trip counts and bounds, at the rewriter's insertion point.
+  void computeBounds();
+
+  /// The tiles of `rows` x `cols` outputs a thread.
+  Value countTiles(int64_t rows, int64_t cols);
+
+  /// A launch whose threads each compute `rows` x `cols` outputs, at the
+  /// rewriter's insertion point.
+  void emitLaunch(int64_t rows, int64_t cols);
+
+  Value getRowTrips() const { return rowTrips; }
+  Value getColTrips() const { return colTrips; }
+
+private:
+  Value cst(int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
+  }
+  /// A triangular nest's column bound `bound` (its lower or upper bound)
+  /// for row induction variable `row`.
+  Value columnBoundAt(Value bound, Value row);
+
+  RewriterBase &rewriter;
+  TileNest nest;
+  const RegisterTilePlan &plan;
+  Location loc;
+  NestParts parts;
+  Value rowLb, rowStep, rowTrips, colLb, colStep, colTrips;
+};
+} // namespace
+
+Value TileEmitter::columnBoundAt(Value bound, Value row) {
+  if (nest.outer.isDefinedOutsideOfLoop(bound))
+    return bound;
+  IRMapping mapping;
+  mapping.map(nest.rowIV(), row);
+  for (Operation &op : nest.outer.getBody()->without_terminator()) {
+    if (&op == nest.inner.getOperation())
+      break;
+    rewriter.clone(op, mapping);
+  }
+  return mapping.lookupOrDefault(bound);
+}
+
+void TileEmitter::computeBounds() {
+  rowLb = nest.outer.getLowerBound()[nest.rowDim];
+  rowStep = nest.outer.getStep()[nest.rowDim];
+  rowTrips = createTripCount(rewriter, loc, nest.outer, nest.rowDim);
+  colStep = nest.inner.getStep()[nest.colDim];
+  if (!nest.isTriangular()) {
+    colLb = nest.outer.getLowerBound()[nest.colDim];
+    colTrips = createTripCount(rewriter, loc, nest.outer, nest.colDim);
+    return;
+  }
+  // Bounds linear in the row are extreme at the first and the last row
+  // (the first again where there are none: nothing then runs).
+  Value lastIndex = arith::SubIOp::create(
+      rewriter, loc, arith::MaxUIOp::create(rewriter, loc, rowTrips, cst(1)),
+      cst(1));
+  Value lastRow = arith::AddIOp::create(
+      rewriter, loc, rowLb,
+      arith::MulIOp::create(rewriter, loc, lastIndex, rowStep));
+  Value lb = nest.inner.getLowerBound()[0], ub = nest.inner.getUpperBound()[0];
+  colLb = arith::MinSIOp::create(rewriter, loc, columnBoundAt(lb, rowLb),
+                                 columnBoundAt(lb, lastRow));
+  Value colUb = arith::MaxSIOp::create(rewriter, loc, columnBoundAt(ub, rowLb),
+                                       columnBoundAt(ub, lastRow));
+  colTrips = createTripCount(rewriter, loc, colLb, colUb, colStep);
+}
+
+Value TileEmitter::countTiles(int64_t rows, int64_t cols) {
+  Value rowTiles = arith::CeilDivUIOp::create(
+      rewriter, loc, rowTrips, cst(plan.threadsY * rows));
+  Value colTiles =
+      arith::CeilDivUIOp::create(rewriter, loc, colTrips, cst(kThreadsX * cols));
+  return arith::MulIOp::create(rewriter, loc, rowTiles, colTiles);
+}
+
+void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Value rowIV = nest.rowIV(), colIV = nest.colIV();
+  int64_t tileRows = plan.threadsY * rows, tileCols = kThreadsX * cols;
+  Value colTiles =
+      arith::CeilDivUIOp::create(rewriter, loc, colTrips, cst(tileCols));
+  Value tiles = countTiles(rows, cols);
   Value grid = arith::MinUIOp::create(rewriter, loc, tiles,
                                       cst(GpuLimits::kMaxGridDim[0]));
   Value one = cst(1);
@@ -262,10 +438,10 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
       cst(tileCols));
 
   // Each row and column of the thread's tile: whether it lies inside the
-  // loop, and its induction variable (past the end, the last one's).
+  // rectangle, and its induction variable (past the end, the last one's).
   auto position = [&](Value first, Value thread, int64_t spacing, int64_t n,
-                      Value trips, unsigned dim, SmallVector<Value> &ivs,
-                      SmallVector<Value> &inside) {
+                      Value trips, Value lb, Value step,
+                      SmallVector<Value> &ivs, SmallVector<Value> &inside) {
     Value last = arith::SubIOp::create(rewriter, loc, trips, one);
     for (int64_t e = 0; e < n; ++e) {
       Value index = arith::AddIOp::create(
@@ -275,33 +451,65 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
           rewriter, loc, arith::CmpIPredicate::ult, index, trips));
       Value clamped = arith::MinUIOp::create(rewriter, loc, index, last);
       ivs.push_back(arith::AddIOp::create(
-          rewriter, loc, loop.getLowerBound()[dim],
-          arith::MulIOp::create(rewriter, loc, clamped, loop.getStep()[dim])));
+          rewriter, loc, lb,
+          arith::MulIOp::create(rewriter, loc, clamped, step)));
     }
   };
   SmallVector<Value> rowIVs, colIVs, rowInside, colInside;
-  position(firstRow, ty, plan.threadsY, kRows, rowTrips, R, rowIVs, rowInside);
-  position(firstCol, tx, kThreadsX, kCols, colTrips, C, colIVs, colInside);
+  position(firstRow, ty, plan.threadsY, rows, rowTrips, rowLb, rowStep, rowIVs,
+           rowInside);
+  position(firstCol, tx, kThreadsX, cols, colTrips, colLb, colStep, colIVs,
+           colInside);
+
+  // Which outputs of the tile the nest has; in a triangle, also whether any
+  // does: a thread with none skips the k loop.
+  int64_t outputs = rows * cols;
+  SmallVector<Value> inside(outputs);
+  Value anyInside;
+  for (int64_t r = 0; r < rows; ++r) {
+    Value lb, ub;
+    if (nest.isTriangular()) {
+      lb = columnBoundAt(nest.inner.getLowerBound()[0], rowIVs[r]);
+      ub = columnBoundAt(nest.inner.getUpperBound()[0], rowIVs[r]);
+    }
+    for (int64_t c = 0; c < cols; ++c) {
+      Value in = arith::AndIOp::create(rewriter, loc, rowInside[r],
+                                       colInside[c]);
+      if (nest.isTriangular()) {
+        Value above = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::sge, colIVs[c], lb);
+        Value below = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::slt, colIVs[c], ub);
+        in = arith::AndIOp::create(
+            rewriter, loc, in,
+            arith::AndIOp::create(rewriter, loc, above, below));
+        anyInside = anyInside
+                        ? arith::OrIOp::create(rewriter, loc, anyInside, in)
+                              .getResult()
+                        : in;
+      }
+      inside[r * cols + c] = in;
+    }
+  }
+  if (anyInside) {
+    auto ifAny = scf::IfOp::create(rewriter, loc, anyInside);
+    rewriter.setInsertionPoint(ifAny.thenBlock()->getTerminator());
+  }
 
   // The prologue for every output of the tile.
-  auto outputMapping = [&](int64_t r, int64_t c) {
-    IRMapping mapping;
-    mapping.map(rowIV, rowIVs[r]);
-    mapping.map(colIV, colIVs[c]);
-    return mapping;
-  };
-  SmallVector<IRMapping> outputs;
+  SmallVector<IRMapping> perOutput;
   SmallVector<Value> inits;
   ValueRange kInits = getKInits(parts.kLoop);
-  for (int64_t r = 0; r < kRows; ++r)
-    for (int64_t c = 0; c < kCols; ++c) {
-      IRMapping mapping = outputMapping(r, c);
-      for (Operation *op : parts.prologue)
-        rewriter.clone(*op, mapping);
-      for (Value init : kInits)
-        inits.push_back(mapping.lookupOrDefault(init));
-      outputs.push_back(std::move(mapping));
-    }
+  for (int64_t o = 0; o < outputs; ++o) {
+    IRMapping mapping;
+    mapping.map(rowIV, rowIVs[o / cols]);
+    mapping.map(colIV, colIVs[o % cols]);
+    for (Operation *op : parts.prologue)
+      rewriter.clone(*op, mapping);
+    for (Value init : kInits)
+      inits.push_back(mapping.lookupOrDefault(init));
+    perOutput.push_back(std::move(mapping));
+  }
 
   // The k loop, once, carrying every output's values.
   Block *body = getKBody(parts.kLoop);
@@ -324,10 +532,10 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
     // One mapping an output; an op that depends on neither the row nor the
     // column is made once, on the row alone once a row, and so on: each
     // output's mapping then finds the copy its row and column share.
-    SmallVector<IRMapping> at(kRows * kCols);
-    for (int64_t o = 0; o < kRows * kCols; ++o) {
-      at[o].map(rowIV, rowIVs[o / kCols]);
-      at[o].map(colIV, colIVs[o % kCols]);
+    SmallVector<IRMapping> at(outputs);
+    for (int64_t o = 0; o < outputs; ++o) {
+      at[o].map(rowIV, rowIVs[o / cols]);
+      at[o].map(colIV, colIVs[o % cols]);
       at[o].map(body->getArgument(0), kLoop.getInductionVar());
       if (isa<scf::ForOp>(parts.kLoop))
         for (unsigned v = 0; v < carried; ++v)
@@ -336,10 +544,10 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
     }
     for (Operation &op : body->without_terminator()) {
       auto [row, col] = deps.lookup(&op);
-      for (int64_t o = 0; o < kRows * kCols; ++o) {
-        int64_t r = o / kCols, c = o % kCols;
+      for (int64_t o = 0; o < outputs; ++o) {
+        int64_t r = o / cols, c = o % cols;
         // The first output of the group that shares this op makes it.
-        int64_t owner = (row ? r : 0) * kCols + (col ? c : 0);
+        int64_t owner = (row ? r : 0) * cols + (col ? c : 0);
         if (owner == o) {
           rewriter.clone(op, at[o]);
           continue;
@@ -349,7 +557,7 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
       }
     }
     SmallVector<Value> next;
-    for (int64_t o = 0; o < kRows * kCols; ++o) {
+    for (int64_t o = 0; o < outputs; ++o) {
       if (auto yield = dyn_cast<scf::YieldOp>(body->getTerminator())) {
         for (Value v : yield.getOperands())
           next.push_back(at[o].lookupOrDefault(v));
@@ -373,15 +581,12 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
     scf::YieldOp::create(rewriter, loc, next);
   }
 
-  // The epilogue of each output inside the loop.
-  for (int64_t o = 0; o < kRows * kCols; ++o) {
-    int64_t r = o / kCols, c = o % kCols;
-    Value inside = arith::AndIOp::create(rewriter, loc, rowInside[r],
-                                         colInside[c]);
-    auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+  // The epilogue of each output the nest has.
+  for (int64_t o = 0; o < outputs; ++o) {
+    auto ifInside = scf::IfOp::create(rewriter, loc, inside[o]);
     OpBuilder::InsertionGuard inner(rewriter);
     rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-    IRMapping &mapping = outputs[o];
+    IRMapping &mapping = perOutput[o];
     for (unsigned v = 0; v < carried; ++v)
       mapping.map(parts.kLoop->getResult(v),
                   kLoop.getResult(o * carried + v));
@@ -389,6 +594,36 @@ gpu::LaunchOp threadbind::mapRegisterTiles(RewriterBase &rewriter,
       rewriter.clone(*op, mapping);
   }
   guardOnPositive(rewriter, launch, smaller);
+}
+
+bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
+                                  const RegisterTilePlan &plan,
+                                  const LoopMappingOptions &options) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  Location loc = loop.getLoc();
+  TileNest nest = plan.columnLoop
+                      ? TileNest{loop, plan.columnLoop, 0, 0}
+                      : TileNest{loop, loop, plan.rowDim, plan.colDim};
+  TileEmitter emitter(rewriter, nest, plan);
+  emitter.computeBounds();
+  // Tiles while they fill the device: at least a block for every block it
+  // holds at once.
+  Value resident =
+      createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
+  Value enough = arith::CmpIOp::create(rewriter, loc,
+                                       arith::CmpIPredicate::uge,
+                                       emitter.countTiles(kRows, kCols),
+                                       resident);
+  auto ifEnough = scf::IfOp::create(rewriter, loc, enough, /*withElse=*/true);
+  rewriter.setInsertionPoint(ifEnough.thenBlock()->getTerminator());
+  emitter.emitLaunch(kRows, kCols);
+  rewriter.setInsertionPoint(ifEnough.elseBlock()->getTerminator());
+  if (!nest.isTriangular()) {
+    rewriter.moveOpBefore(loop, ifEnough.elseBlock()->getTerminator());
+    return true;
+  }
+  emitter.emitLaunch(1, 1);
   rewriter.eraseOp(loop);
-  return launch;
+  return false;
 }

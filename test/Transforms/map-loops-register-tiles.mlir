@@ -6,8 +6,10 @@
 // 1000x777) sizes: an f32 product reduced by scf.parallel; an f64 loop that
 // is no reduction (acc * x + a * b, in k order) over every other k from 1,
 // on a strided view; an i32 product whose result is combined with the
-// output's old value; under the default options, 64-thread blocks, and with
-// the tiles turned off. A mutation (one output of the tile given its
+// output's old value; under the default options (at 4 resident blocks the
+// larger sizes tiled, the small ones a thread an output on the other side
+// of the run-time choice), with no size tiled, with every size tiled in
+// 64-thread blocks, and with the tiles turned off. A mutation (one output of the tile given its
 // neighbour's row load) must change the result.
 // REQUIRES: mlir-runner
 
@@ -19,6 +21,8 @@
 // RUN: diff %t.ref %t.default
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.small
 // RUN: diff %t.ref %t.small
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=100000" %lower_to_cpu | %run_cpu > %t.untiled
+// RUN: diff %t.ref %t.untiled
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="register-tiles=false" > %t.off.mlir
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.mlir
 // RUN: threadbind-opt %t.off.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.off

@@ -70,7 +70,7 @@ func.func @row_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
 // gemm's sum over k for each (i, j): threads along j read B coalesced and
 // A as a broadcast, where a block an output would read B a row apart; it
 // keeps its threads on outputs, j on threadIdx.x, each thread a register
-// tile of them.
+// tile of them (or, with few tiles, one).
 func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -79,6 +79,7 @@ func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   %k = memref.dim %a, %c1 : memref<?x?xf32>
   %n = memref.dim %b, %c1 : memref<?x?xf32>
   // expected-remark @below {{bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along loop dimension 0 and along dimension 1}}
+  // expected-remark @below {{bound to gpu.launch: loop dimension 1 on threadIdx.x}}
   scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
     %s = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {
       %x = memref.load %a[%i, %l] : memref<?x?xf32>

@@ -195,14 +195,19 @@ matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
 gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const StagedTransposePlan &plan);
 
-/// A 2-D nest each of whose iterations runs a loop over k (carrying values
+/// A matmul-shaped nest: each output runs a loop over k (carrying values
 /// through iter_args, or reducing them) whose body reads one array along
 /// the row dimension and one along the column dimension, the column being
-/// the one its stores walk contiguously: matmul-shaped.
+/// the one its stores walk contiguously. Either a 2-D scf.parallel, or a
+/// triangular nest: a 1-D scf.parallel over rows holding one over columns
+/// whose bounds are linear in the row (syrk's j <= i, covariance's j >= i).
 struct RegisterTilePlan {
   unsigned rowDim = 0;
   unsigned colDim = 1;
   Operation *kLoop = nullptr;
+  /// A triangular nest's loop over columns (colDim is then its dimension
+  /// 0, rowDim the outer loop's); null for a 2-D nest.
+  scf::ParallelOp columnLoop;
   /// Threads along y (x is a warp).
   int64_t threadsY = 8;
 };
@@ -213,14 +218,23 @@ struct RegisterTilePlan {
 /// code, loads and stores; the k body has a load that depends on the row
 /// and not the column, and one the other way round; and the options leave
 /// the mapping to ThreadBind (register-tiles on, no block shape or
-/// dimension order, threads a block a multiple of 32, at least 64).
+/// dimension order, threads a block a multiple of 32, at least 64). A
+/// triangular nest's outer body holds nothing but the column loop and pure
+/// code for its bounds, and each index of its loads depends on the row or
+/// the column, not both.
 std::optional<RegisterTilePlan>
 matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
 
-/// Replaces `loop` by a launch whose threads each compute a 4x2 tile of its
-/// outputs (RegisterTiles.cpp). Returns the launch.
-gpu::LaunchOp mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
-                               const RegisterTilePlan &plan);
+/// Maps `loop` with register tiles (RegisterTiles.cpp): while its 4x2
+/// tiles are at least as many as the device holds blocks, a launch whose
+/// threads each compute a tile of outputs; with fewer, a 2-D nest is left,
+/// moved into the other side of that run-time choice, for the caller to
+/// map a thread an output, and a triangular one becomes a launch of one
+/// output a thread over 32 x threadsY blocks. Returns whether `loop` is
+/// left to map.
+bool mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
+                      const RegisterTilePlan &plan,
+                      const LoopMappingOptions &options);
 
 /// Replaces `loop` by a gpu.launch that runs it as planned. `loop` must have
 /// passed verifyMappable. Returns the launch.

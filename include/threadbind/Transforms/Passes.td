@@ -90,7 +90,20 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     and the rest once an output: gemm makes 6 loads for 8 multiply-adds
     instead of 16. Rows and columns past the end are computed on the last
     row or column, so every load stays inside what the loop reads, and are
-    not stored.
+    not stored. The host runs the tiles while they are at least as many as
+    the device holds blocks (`threadbind_max_resident_blocks`, or
+    `max-blocks`); with fewer, a thread an output fills the device better,
+    and the nest is mapped as any other.
+
+    Triangular nests get the same tiles: an `scf.parallel` over rows whose
+    body is a single `scf.parallel` over columns (and pure code for its
+    bounds), the column bounds linear in the row (syrk's `j <= i`,
+    covariance's `j >= i`; step 1 where the lower bound moves), each index
+    of every load depending on the row or the column but not both. The
+    tiles cover the rectangle around the triangle; a thread none of whose
+    outputs lies inside skips the k loop, and only outputs inside are
+    stored. With fewer tiles than resident blocks, the same blocks run an
+    output a thread.
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
@@ -131,10 +144,11 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "loop dimension than its stores (a transpose, a permutation) "
            "through 32x32 tiles in workgroup memory, both sides coalesced">,
     Option<"registerTiles", "register-tiles", "bool", "true",
-           "Give each thread of a matmul-shaped 2-D nest (each output a "
-           "loop over k reading one array along its row and one along its "
-           "column) a 4x2 tile of outputs, sharing each k's row and column "
-           "loads across it">
+           "Give each thread of a matmul-shaped 2-D or triangular nest "
+           "(each output a loop over k reading one array along its row and "
+           "one along its column) a 4x2 tile of outputs, sharing each k's "
+           "row and column loads across it, while the tiles fill the "
+           "device">
   ];
   let statistics = [
     Statistic<"numLoopsMapped", "loops-mapped",

@@ -16,7 +16,7 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" > %t.shape.mlir
 // RUN: threadbind-opt %t.shape.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
 // RUN: diff %t.ref %t.shape
-// BOUND-DAG: remark: bound to gpu.launch: one iteration per block, nested loop dimension 0 on threadIdx.x
+// BOUND-DAG: remark: bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along the outer loop and along the inner one, whose bounds vary with the outer
 // CHECK: C 
 // BUNDLE: --entry kernel --shape 0=1024x1024 --shape 1=1024x1024
 

@@ -8,6 +8,7 @@
 
 #include "threadbind/Runtime/Bundle.h"
 
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -120,6 +121,12 @@ static std::string describe(Value value, unsigned depth) {
     llvm::interleaveComma(callOp.getOperands(), os, [&](Value v) {
       os << describe(v, depth + 1);
     });
+    // threadbind-version-read-only-launches' test: whether two memref
+    // arguments' bytes are disjoint.
+    Operation *callee =
+        SymbolTable::lookupNearestSymbolFrom(op, callOp.getCalleeAttr());
+    if (callee && callee->hasAttr(kDisjointHelperAttr))
+      return llvm::formatv("disjoint({0})", args);
     return llvm::formatv("{0}({1})", callOp.getCallee(), args);
   }
   if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {

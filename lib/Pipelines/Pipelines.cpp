@@ -171,6 +171,7 @@ void threadbind::buildOutlineStage(OpPassManager &pm,
     pm.addPass(createAllowFPContractionPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createMergeGPUModulesPass());
+  pm.addPass(createMarkReadOnlyArgumentsPass());
   // Kernel names are final now: grid queries can say whose grid they size.
   pm.addPass(createBindGridQueriesPass());
   AttachNVVMTargetPassOptions nvvm;
@@ -198,6 +199,7 @@ void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   gpuPm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  gpuPm.addPass(createNoAliasReadOnlyArgumentsPass());
   gpuPm.addPass(createCanonicalizerPass());
   gpuPm.addPass(createCSEPass());
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
@@ -231,6 +233,9 @@ void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
   buildNormalizePipeline(map, options.mapping.loopReductions);
   buildMapStage(map, options.getMapToGPUOptions());
   buildKernelOptimizationStage(map, options.kernels, options.shared);
+  // Last in the map stage: the copies are launches the manifest lists.
+  if (options.target.readOnlyLoads)
+    map.addPass(createVersionReadOnlyLaunchesPass());
   buildBackEndStages(outline, lower, options.target, format);
 }
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/Attributes.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
@@ -108,6 +109,15 @@ void BindGridQueriesPass::runOnOperation() {
   bool bound = false;
   for (func::CallOp call : order) {
     SmallVector<gpu::LaunchFuncOp, 1> launches = launchesOf[call];
+    // A kernel and its read-only copy (threadbind-version-read-only-
+    // launches) share their grid; the two hold the same registers, so the
+    // query takes the plain kernel's name.
+    if (launches.size() > 1)
+      llvm::erase_if(launches, [&](gpu::LaunchFuncOp launch) {
+        Operation *kernel = SymbolTable::lookupNearestSymbolFrom(
+            launch, launch.getKernelAttr());
+        return kernel && kernel->hasAttr(kNoAliasReadOnlyAttr);
+      });
     if (launches.size() != 1 || call.getNumOperands() != 1)
       continue;
     LLVM::GlobalOp name = getNameGlobal(launches.front().getKernelName());

@@ -49,6 +49,35 @@ def test_launch_records(gpu):
     np.testing.assert_array_equal(y, x)
 
 
+def test_overlapping_arguments_run_the_kernel_as_written(gpu, program):
+    """axpy reads x and writes y: where they are disjoint its copy loading x
+    through the read-only cache runs; where they overlap, the kernel as
+    written, through the bundle and through launch_ptx."""
+    cupy = pytest.importorskip("cupy")
+    n = 1 << 16
+    both = cupy.arange(2 * n, dtype=cupy.float32)
+    x, y = both[:n], both[n:]
+    with gpu.record_launches() as launches:
+        gpu.axpy(2.0, x, y)
+    assert [l.kernel for l in launches] == ["axpy_kernel"]
+    whole = np.arange(2 * n, dtype=np.float32)
+    np.testing.assert_allclose(cupy.asnumpy(y), 2.0 * whole[:n] + whole[n:])
+    # y = 2 y + y, in place: each element read before it is written.
+    same = cupy.arange(n, dtype=cupy.float32)
+    with gpu.record_launches() as launches:
+        gpu.axpy(2.0, same, same)
+    assert [l.kernel for l in launches] == ["axpy_kernel_0"]
+    np.testing.assert_allclose(cupy.asnumpy(same), 3.0 * whole[:n])
+    # Overlapping by one element: x = both[0:n], y = both[n-1:2n-1].
+    both = cupy.arange(2 * n, dtype=cupy.float32)
+    with gpu.record_launches() as launches:
+        gpu.axpy(1.0, both[:n], both[n - 1:2 * n - 1])
+    assert [l.kernel for l in launches] == ["axpy_kernel_0"]
+    threadbind.launch_ptx(program, "axpy", 2.0, same, same)
+    cupy.cuda.Device().synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(same), 9.0 * whole[:n])
+
+
 def test_cupy_arrays_in_place(gpu):
     cupy = pytest.importorskip("cupy")
     x = cupy.arange(100003, dtype=cupy.float32)

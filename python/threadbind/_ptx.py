@@ -43,8 +43,9 @@ def _tokens(text):
 
 class _Evaluator:
     """Evaluates a manifest expression: numbers, argN, dim(argN, k),
-    stride(argN, k), offset(argN), min,
-    max, ceildiv, select(c, a, b), + - * /, comparisons, && and ||, and the grid queries
+    stride(argN, k), offset(argN), disjoint(argA, argB) (no byte shared),
+    min, max, ceildiv, select(c, a, b), + - * /, comparisons, && and ||,
+    and the grid queries
     (threadbind_kernel_resident_blocks, threadbind_max_resident_blocks),
     answered by `resident(threads, kernel_name_or_None)`."""
 
@@ -186,6 +187,16 @@ class _Evaluator:
                 return int(shape[k])
             return int(_element_strides(name, shape, byte_strides,
                                         itemsize)[k])
+        if value == "disjoint":
+            # Whether two arrays' bytes are disjoint: a kernel that loads
+            # one through the read-only cache runs only when it is.
+            self.take("(")
+            _, first = self.take()
+            self.take(",")
+            _, second = self.take()
+            self.take(")")
+            return int(_disjoint(self.argument(first),
+                                 self.argument(second)))
         if value not in ("max", "min", "ceildiv", "select",
                          "threadbind_kernel_resident_blocks",
                          "threadbind_max_resident_blocks"):
@@ -230,6 +241,35 @@ def strided_layout(mlir_type):
     strides = tuple(number(t) for t in match.group(1).split(",")
                     if t.strip())
     return strides, number(match.group(2)) if match.group(2) else 0
+
+
+def _byte_range(array):
+    """The bytes `array` spans, [low, high), or None when it is empty."""
+    if hasattr(array, "__cuda_array_interface__"):
+        device = _DeviceArray(array)
+        pointer, shape = device.pointer, device.shape
+        itemsize = device.dtype.itemsize
+        strides = device.strides
+        if strides is None:
+            strides = tuple(s * itemsize for s in _row_major(shape))
+    else:
+        host = np.asarray(array)
+        pointer = host.__array_interface__["data"][0]
+        shape, strides, itemsize = host.shape, host.strides, host.itemsize
+    if any(n == 0 for n in shape):
+        return None
+    low = high = pointer
+    for n, stride in zip(shape, strides):
+        span = (n - 1) * stride
+        low += min(span, 0)
+        high += max(span, 0)
+    return low, high + itemsize
+
+
+def _disjoint(first, second):
+    """Whether two arrays share no byte."""
+    a, b = _byte_range(first), _byte_range(second)
+    return a is None or b is None or a[1] <= b[0] or b[1] <= a[0]
 
 
 def kernel_arguments(kernel, evaluate):

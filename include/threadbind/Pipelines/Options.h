@@ -204,6 +204,9 @@ struct TargetOptions {
   unsigned optLevel = 3;
   /// Let kernels fuse float multiply-add into FMA, as nvcc does.
   bool fpContract = true;
+  /// Load memrefs a kernel only reads through the read-only data cache,
+  /// where the host finds them disjoint from what it writes.
+  bool readOnlyLoads = true;
   /// The CUDA toolkit to take ptxas and libdevice from; empty: searched
   /// for (getCudaToolkitCandidates).
   std::string cudaPath;
@@ -216,6 +219,11 @@ struct TargetOptions {
     b.option(fpContract, "fp-contract",
              cl::desc("Let kernels fuse float multiply-add into FMA, as nvcc "
                       "does by default"));
+    b.option(readOnlyLoads, "read-only-loads",
+             cl::desc("Give each launch that reads some memrefs and writes "
+                      "others a copy loading the read-only ones through the "
+                      "read-only data cache (ld.global.nc), run when the host "
+                      "finds their bytes disjoint from the written ones'"));
     b.option(cudaPath, "cuda-path",
              cl::desc("CUDA toolkit to take ptxas and libdevice from "
                       "(default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "

@@ -65,11 +65,30 @@ inline constexpr StringLiteral kResultIndexAttr = "threadbind.result";
 /// made of a nest: the nest's rank (an i64), for the mapping's remark.
 inline constexpr StringLiteral kCollapsedFromAttr = "threadbind.collapsed_from";
 
+/// On a load in a `gpu.launch` (a unit attribute): the memref it reads is
+/// only read by the kernel, and the host launches it only while that
+/// memref overlaps nothing the kernel writes
+/// (threadbind-version-read-only-launches).
+inline constexpr StringLiteral kReadOnlyLoadAttr = "threadbind.read_only_load";
+
+/// On a kernel (`gpu.func`, then `llvm.func`; a unit attribute): its
+/// parameters with `llvm.readonly` were proven read-only and disjoint from
+/// what it writes, so they may also be `llvm.noalias`.
+inline constexpr StringLiteral kNoAliasReadOnlyAttr =
+    "threadbind.noalias_read_only";
+
+/// On a host function threadbind-version-read-only-launches adds (a unit
+/// attribute): it tells whether two memrefs' bytes are disjoint; the
+/// manifest shows its calls as `disjoint(a, b)`.
+inline constexpr StringLiteral kDisjointHelperAttr =
+    "threadbind.disjoint_helper";
+
 /// The marks one pass leaves for another, which no input may carry.
 inline constexpr StringLiteral kInternalMarks[] = {
-    kTailGuardAttr,   kGridPolicyAttr,       kUnswitchRejectedAttr,
-    kWrittenDimsAttr, kWrittenRankAttr,      kSequentialReasonAttr,
-    kHostReadbackAttr, kCollapsedFromAttr};
+    kTailGuardAttr,    kGridPolicyAttr,      kUnswitchRejectedAttr,
+    kWrittenDimsAttr,  kWrittenRankAttr,     kSequentialReasonAttr,
+    kHostReadbackAttr, kCollapsedFromAttr,   kReadOnlyLoadAttr,
+    kNoAliasReadOnlyAttr, kDisjointHelperAttr};
 
 /// A user's mark, not internal: on an `scf.parallel` (carried to its
 /// `gpu.launch`), the tail strategy for that loop, overriding the pass

@@ -456,7 +456,9 @@ for name in ("cupy", "torch"):
         print(name, "missing")'
   echo "--- pytest test_gpu.py"
   tagged "python-gpu-tests" "${python_env[@]}" \
-    "THREADBIND_TEST_PROGRAM=$P/programs/kernels" "$PYTHON3" -m pytest -v \
+    "THREADBIND_TEST_PROGRAM=$P/programs/kernels" \
+    "THREADBIND_TEST_READ_ONLY_PROGRAM=$P/programs/kernels-read-only" \
+    "$PYTHON3" -m pytest -v \
     -p no:cacheprovider -rs "$P/tests/test_gpu.py"
   echo "--- compare_torch.py"
   tagged "python-compare-torch" "${python_env[@]}" "$PYTHON3" \

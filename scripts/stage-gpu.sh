@@ -155,6 +155,12 @@ PYTHONPATH=$THREADBIND_ROOT/python /usr/bin/python3 -c '
 import sys, threadbind
 threadbind.compile(sys.argv[1], output_dir=sys.argv[2])' \
   "$THREADBIND_ROOT/python/tests/kernels.mlir" "$STAGE/python/programs/kernels"
+# The same with read-only loads, for test_gpu.py's overlapping arguments.
+PYTHONPATH=$THREADBIND_ROOT/python /usr/bin/python3 -c '
+import sys, threadbind
+threadbind.compile(sys.argv[1], output_dir=sys.argv[2], read_only_loads=True)' \
+  "$THREADBIND_ROOT/python/tests/kernels.mlir" \
+  "$STAGE/python/programs/kernels-read-only"
 /usr/bin/python3 "$THREADBIND_ROOT/examples/python/compare_torch.py" \
   --save "$STAGE/python/programs/saxpy"
 for package in pytest _pytest pluggy iniconfig packaging py.py; do

@@ -1,10 +1,14 @@
 """On a CUDA device: every entry against its CPU reference, with NumPy,
 CuPy and PyTorch arrays, and launch_ptx. Skipped without a device."""
 
+import os
+
 import numpy as np
 import pytest
 
 import threadbind
+
+from conftest import SOURCE
 
 
 def test_numpy_arrays_round_trip(gpu):
@@ -49,11 +53,16 @@ def test_launch_records(gpu):
     np.testing.assert_array_equal(y, x)
 
 
-def test_overlapping_arguments_run_the_kernel_as_written(gpu, program):
-    """axpy reads x and writes y: where they are disjoint its copy loading x
-    through the read-only cache runs; where they overlap, the kernel as
-    written, through the bundle and through launch_ptx."""
+def test_overlapping_arguments_run_the_kernel_as_written(gpu):
+    """axpy reads x and writes y: compiled with read_only_loads, where they
+    are disjoint its copy loading x through the read-only cache runs; where
+    they overlap, the kernel as written, through the bundle and through
+    launch_ptx."""
     cupy = pytest.importorskip("cupy")
+    saved = os.environ.get("THREADBIND_TEST_READ_ONLY_PROGRAM")
+    program = (threadbind.open_program(saved) if saved else
+               threadbind.compile(SOURCE, read_only_loads=True))
+    gpu = program.load()
     n = 1 << 16
     both = cupy.arange(2 * n, dtype=cupy.float32)
     x, y = both[:n], both[n:]

@@ -51,10 +51,8 @@
 
 // Each PTX holds one entry per mapped loop, and map-nd's one per helper
 // (@fill, @summarise; nested has two alike) that touches memory without a
-// parallel loop; map-nd's three loops, and four of nested's, that read
-// one argument and write another have a copy each loading through the
-// read-only cache.
+// parallel loop.
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
 // RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
-// ND: 8
-// NESTED: 10
+// ND: 5
+// NESTED: 6

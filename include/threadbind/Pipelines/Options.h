@@ -205,8 +205,10 @@ struct TargetOptions {
   /// Let kernels fuse float multiply-add into FMA, as nvcc does.
   bool fpContract = true;
   /// Load memrefs a kernel only reads through the read-only data cache,
-  /// where the host finds them disjoint from what it writes.
-  bool readOnlyLoads = true;
+  /// where the host finds them disjoint from what it writes. Off by
+  /// default: it doubles the kernels, and on an H200 (2026-11-26) no
+  /// PolyBench or Triton-comparison kernel ran faster with it.
+  bool readOnlyLoads = false;
   /// The CUDA toolkit to take ptxas and libdevice from; empty: searched
   /// for (getCudaToolkitCandidates).
   std::string cudaPath;
@@ -223,7 +225,8 @@ struct TargetOptions {
              cl::desc("Give each launch that reads some memrefs and writes "
                       "others a copy loading the read-only ones through the "
                       "read-only data cache (ld.global.nc), run when the host "
-                      "finds their bytes disjoint from the written ones'"));
+                      "finds their bytes disjoint from the written ones' "
+                      "(doubles those kernels)"));
     b.option(cudaPath, "cuda-path",
              cl::desc("CUDA toolkit to take ptxas and libdevice from "
                       "(default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, "

@@ -22,9 +22,8 @@
 // MANIFEST: "source": "device_scratch(f32,
 // Two kernels a reduction: 22 single ones, a dot product and a loop with
 // two; and two each (one-warp and 256-thread blocks) for the row sums,
-// maxima and magnitudes, each with a copy loading the matrix through the
-// read-only cache where it does not overlap the results.
-// ENTRIES: 60
+// maxima and magnitudes.
+// ENTRIES: 54
 // CHECK: .shared
 // CHECK: shfl.sync.bfly
 // CHECK: bar.sync

@@ -26,15 +26,14 @@
 
 // LLVM: target triple = "nvptx64-nvidia-cuda"
 // LLVM-DAG: define ptx_kernel void @axpy_kernel(
-// LLVM-DAG: define ptx_kernel void @axpy_kernel_0(
 // LLVM-DAG: define ptx_kernel void @two_loops_kernel(
-// LLVM-DAG: define ptx_kernel void @two_loops_kernel_1(
+// LLVM-DAG: define ptx_kernel void @two_loops_kernel_0(
 
 // PTX90: .version 7.8
 // PTX90: .target sm_90
 // PTX90-DAG: .entry axpy_kernel(
 // PTX90-DAG: .entry two_loops_kernel(
-// PTX90-DAG: .entry two_loops_kernel_1(
+// PTX90-DAG: .entry two_loops_kernel_0(
 // PTX80: .version 7.0
 // PTX80: .target sm_80
 

@@ -3,13 +3,13 @@
 // ld.global.nc (its read-only parameters noalias), launched where the host
 // finds their bytes disjoint from the written ones'; the manifest says so.
 // A memref the kernel both reads and writes is never loaded that way, and
-// --read-only-loads=false leaves every kernel alone.
+// without --read-only-loads (the default) every kernel is left alone.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: threadbind-compile %s --emit ptx -o %t/on.ptx
+// RUN: threadbind-compile %s --emit ptx --read-only-loads -o %t/on.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/on.ptx
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t/on.ptx.manifest.json
-// RUN: threadbind-compile %s --emit mlir | FileCheck %s --check-prefix=MLIR
-// RUN: threadbind-compile %s --emit ptx --read-only-loads=false -o %t/off.ptx
+// RUN: threadbind-compile %s --emit mlir --read-only-loads | FileCheck %s --check-prefix=MLIR
+// RUN: threadbind-compile %s --emit ptx -o %t/off.ptx
 // RUN: FileCheck %s --check-prefix=OFF < %t/off.ptx
 
 // Each copy loads x (axpy) or a (twice, its unit-stride copy and its

@@ -335,23 +335,24 @@ public:
   /// The trip counts and bounds, at the rewriter's insertion point.
   void computeBounds();
 
-  /// The tiles of `rows` x `cols` outputs a thread.
-  Value countTiles(int64_t rows, int64_t cols);
+  /// The tiles of `rows` x `cols` outputs a thread across the columns,
+  /// and in all.
+  struct TileCounts {
+    Value colTiles, tiles;
+  };
+  TileCounts countTiles(int64_t rows, int64_t cols);
 
   /// A launch whose threads each compute `rows` x `cols` outputs, at the
   /// rewriter's insertion point.
   void emitLaunch(int64_t rows, int64_t cols);
 
-  Value getRowTrips() const { return rowTrips; }
-  Value getColTrips() const { return colTrips; }
-
 private:
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   }
-  /// A triangular nest's column bound `bound` (its lower or upper bound)
-  /// for row induction variable `row`.
-  Value columnBoundAt(Value bound, Value row);
+  /// A triangular nest's column bounds, lower and upper, for row induction
+  /// variable `row`.
+  std::pair<Value, Value> columnBoundsAt(Value row);
 
   RewriterBase &rewriter;
   TileNest nest;
@@ -362,9 +363,12 @@ private:
 };
 } // namespace
 
-Value TileEmitter::columnBoundAt(Value bound, Value row) {
-  if (nest.outer.isDefinedOutsideOfLoop(bound))
-    return bound;
+std::pair<Value, Value> TileEmitter::columnBoundsAt(Value row) {
+  Value lb = nest.inner.getLowerBound()[0], ub = nest.inner.getUpperBound()[0];
+  if (nest.outer.isDefinedOutsideOfLoop(lb) &&
+      nest.outer.isDefinedOutsideOfLoop(ub))
+    return {lb, ub};
+  // The outer body before the column loop computes its bounds.
   IRMapping mapping;
   mapping.map(nest.rowIV(), row);
   for (Operation &op : nest.outer.getBody()->without_terminator()) {
@@ -372,7 +376,7 @@ Value TileEmitter::columnBoundAt(Value bound, Value row) {
       break;
     rewriter.clone(op, mapping);
   }
-  return mapping.lookupOrDefault(bound);
+  return {mapping.lookupOrDefault(lb), mapping.lookupOrDefault(ub)};
 }
 
 void TileEmitter::computeBounds() {
@@ -393,29 +397,26 @@ void TileEmitter::computeBounds() {
   Value lastRow = arith::AddIOp::create(
       rewriter, loc, rowLb,
       arith::MulIOp::create(rewriter, loc, lastIndex, rowStep));
-  Value lb = nest.inner.getLowerBound()[0], ub = nest.inner.getUpperBound()[0];
-  colLb = arith::MinSIOp::create(rewriter, loc, columnBoundAt(lb, rowLb),
-                                 columnBoundAt(lb, lastRow));
-  Value colUb = arith::MaxSIOp::create(rewriter, loc, columnBoundAt(ub, rowLb),
-                                       columnBoundAt(ub, lastRow));
+  auto [firstLb, firstUb] = columnBoundsAt(rowLb);
+  auto [lastLb, lastUb] = columnBoundsAt(lastRow);
+  colLb = arith::MinSIOp::create(rewriter, loc, firstLb, lastLb);
+  Value colUb = arith::MaxSIOp::create(rewriter, loc, firstUb, lastUb);
   colTrips = createTripCount(rewriter, loc, colLb, colUb, colStep);
 }
 
-Value TileEmitter::countTiles(int64_t rows, int64_t cols) {
+TileEmitter::TileCounts TileEmitter::countTiles(int64_t rows, int64_t cols) {
   Value rowTiles = arith::CeilDivUIOp::create(
       rewriter, loc, rowTrips, cst(plan.threadsY * rows));
   Value colTiles =
       arith::CeilDivUIOp::create(rewriter, loc, colTrips, cst(kThreadsX * cols));
-  return arith::MulIOp::create(rewriter, loc, rowTiles, colTiles);
+  return {colTiles, arith::MulIOp::create(rewriter, loc, rowTiles, colTiles)};
 }
 
 void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
   OpBuilder::InsertionGuard guard(rewriter);
   Value rowIV = nest.rowIV(), colIV = nest.colIV();
   int64_t tileRows = plan.threadsY * rows, tileCols = kThreadsX * cols;
-  Value colTiles =
-      arith::CeilDivUIOp::create(rewriter, loc, colTrips, cst(tileCols));
-  Value tiles = countTiles(rows, cols);
+  auto [colTiles, tiles] = countTiles(rows, cols);
   Value grid = arith::MinUIOp::create(rewriter, loc, tiles,
                                       cst(GpuLimits::kMaxGridDim[0]));
   Value one = cst(1);
@@ -468,10 +469,8 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
   Value anyInside;
   for (int64_t r = 0; r < rows; ++r) {
     Value lb, ub;
-    if (nest.isTriangular()) {
-      lb = columnBoundAt(nest.inner.getLowerBound()[0], rowIVs[r]);
-      ub = columnBoundAt(nest.inner.getUpperBound()[0], rowIVs[r]);
-    }
+    if (nest.isTriangular())
+      std::tie(lb, ub) = columnBoundsAt(rowIVs[r]);
     for (int64_t c = 0; c < cols; ++c) {
       Value in = arith::AndIOp::create(rewriter, loc, rowInside[r],
                                        colInside[c]);
@@ -613,7 +612,7 @@ bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
   Value enough = arith::CmpIOp::create(rewriter, loc,
                                        arith::CmpIPredicate::uge,
-                                       emitter.countTiles(kRows, kCols),
+                                       emitter.countTiles(kRows, kCols).tiles,
                                        resident);
   auto ifEnough = scf::IfOp::create(rewriter, loc, enough, /*withElse=*/true);
   rewriter.setInsertionPoint(ifEnough.thenBlock()->getTerminator());

@@ -100,13 +100,6 @@ static LogicalResult collectReadOnlyLoads(Value memref, Region &scope,
   return success();
 }
 
-/// Whether `value` is used within `scope`.
-static bool isUsedIn(Value value, Region &scope) {
-  return llvm::any_of(value.getUsers(), [&](Operation *user) {
-    return scope.isAncestor(user->getParentRegion());
-  });
-}
-
 /// The size in bytes of an element of `type`, or 0 for types this pass
 /// does not weigh.
 static int64_t getElementBytes(Type type) {
@@ -240,15 +233,9 @@ getDisjointHelper(SymbolTable &symbols, Type a, Type b,
   return helper;
 }
 
-/// Marks every load of the memrefs `readOnly` in `launch`'s body.
-static void markReadOnlyLoads(gpu::LaunchOp launch, ArrayRef<Value> readOnly) {
-  for (Value memref : readOnly) {
-    SmallVector<Operation *> loads;
-    if (failed(collectReadOnlyLoads(memref, launch.getBody(), loads)))
-      continue;
-    for (Operation *load : loads)
-      load->setAttr(kReadOnlyLoadAttr, UnitAttr::get(launch.getContext()));
-  }
+/// Marks `load` as reading memory nothing the kernel writes overlaps.
+static void markReadOnlyLoad(Operation *load) {
+  load->setAttr(kReadOnlyLoadAttr, UnitAttr::get(load->getContext()));
 }
 
 namespace {
@@ -277,7 +264,10 @@ void VersionReadOnlyLaunchesPass::runOnOperation() {
     Region &body = launch.getBody();
     llvm::SetVector<Value> captured;
     getUsedValuesDefinedAbove(body, captured);
-    SmallVector<Value> readOnly, written, readOnlyBytes, writtenBytes;
+    // The loads of the read-only memrefs; the memrefs whose bytes the host
+    // compares, read-only and written.
+    SmallVector<Operation *> readOnlyLoads;
+    SmallVector<Value> readOnlyBytes, writtenBytes;
     bool measurable = true;
     for (Value value : captured) {
       if (!isa<BaseMemRefType>(value.getType()))
@@ -292,13 +282,14 @@ void VersionReadOnlyLaunchesPass::runOnOperation() {
       if (!arg || arg.getOwner() != &host.getBody().front() ||
           !hasMeasurableBytes(source.getType()))
         measurable = false;
-      (isReadOnly ? readOnly : written).push_back(value);
       (isReadOnly ? readOnlyBytes : writtenBytes).push_back(source);
+      if (isReadOnly)
+        llvm::append_range(readOnlyLoads, loads);
     }
-    if (readOnly.empty())
+    if (readOnlyBytes.empty())
       continue;
-    if (written.empty()) {
-      markReadOnlyLoads(launch, readOnly);
+    if (writtenBytes.empty()) {
+      llvm::for_each(readOnlyLoads, markReadOnlyLoad);
       ++numLaunchesMarked;
       continue;
     }
@@ -324,8 +315,10 @@ void VersionReadOnlyLaunchesPass::runOnOperation() {
     auto ifDisjoint =
         scf::IfOp::create(builder, loc, disjoint, /*withElseRegion=*/true);
     builder.setInsertionPoint(ifDisjoint.thenBlock()->getTerminator());
-    auto copy = cast<gpu::LaunchOp>(builder.clone(*launch));
-    markReadOnlyLoads(copy, readOnly);
+    IRMapping copied;
+    builder.clone(*launch, copied);
+    for (Operation *load : readOnlyLoads)
+      markReadOnlyLoad(copied.lookup(load));
     launch->moveBefore(ifDisjoint.elseBlock()->getTerminator());
     ++numLaunchesVersioned;
   }

@@ -36,8 +36,8 @@ namespace {
 /// on it has not been waited for yet.
 struct HostStream {
   CUstream stream = nullptr;
-  /// Launches were made since the last wait.
-  bool launchesPending = false;
+  /// Work was queued since the last wait.
+  bool pending = false;
   /// Only launches were made since the last wait: a wait now can be put off.
   bool onlyLaunches = true;
 
@@ -60,16 +60,18 @@ bool isHostStream(void *stream) {
 void waitForHostStream() {
   if (!hostStream.stream)
     return;
-  if (hostStream.launchesPending || !hostStream.onlyLaunches)
+  if (hostStream.pending)
     CU_CHECK(cuStreamSynchronize(hostStream.stream));
-  hostStream.launchesPending = false;
+  hostStream.pending = false;
   hostStream.onlyLaunches = true;
 }
 
 /// Marks work other than a launch on `stream`: its next wait is real.
 void noteOtherWork(void *stream) {
-  if (isHostStream(stream))
+  if (isHostStream(stream)) {
+    hostStream.pending = true;
     hostStream.onlyLaunches = false;
+  }
 }
 } // namespace
 
@@ -167,7 +169,7 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   if (s.timing)
     check(s.cu.cuEventRecord(launch.stop, cuStream), "cuEventRecord");
   if (isHostStream(stream))
-    hostStream.launchesPending = true;
+    hostStream.pending = true;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.launches.push_back(launch);
 }

@@ -233,6 +233,13 @@ void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
   buildNormalizePipeline(map, options.mapping.loopReductions);
   buildMapStage(map, options.getMapToGPUOptions());
   buildKernelOptimizationStage(map, options.kernels, options.shared);
+  // After the kernel stage, whose loops and accesses it narrows; before the
+  // read-only copies, which then copy both versions.
+  if (options.kernels.narrowIndices) {
+    NarrowIndicesPassOptions narrow;
+    narrow.emitRemarks = options.shared.remarks;
+    map.addPass(createNarrowIndicesPass(narrow));
+  }
   // Last in the map stage: the copies are launches the manifest lists.
   if (options.target.readOnlyLoads)
     map.addPass(createVersionReadOnlyLaunchesPass());

@@ -51,8 +51,10 @@
 
 // Each PTX holds one entry per mapped loop, and map-nd's one per helper
 // (@fill, @summarise; nested has two alike) that touches memory without a
-// parallel loop.
+// parallel loop; map-nd's three multi-dimensional nests and nested's four
+// also have a copy counting and addressing in 32 bits
+// (threadbind-narrow-indices).
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
 // RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
-// ND: 5
-// NESTED: 6
+// ND: 8
+// NESTED: 10

@@ -167,6 +167,9 @@ struct KernelOptions {
   unsigned widenUnroll = 1;
   /// Also widen thread loops nested in other loops (2-D rows).
   bool widenNested = true;
+  /// Give launches a copy counting and addressing in 32 bits, run where
+  /// the host finds the sizes small enough.
+  bool narrowIndices = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -194,6 +197,12 @@ struct KernelOptions {
     b.option(widenNested, "widen-nested-loops",
              cl::desc("Also widen thread loops nested in other loops (2-D "
                       "rows), rebalancing the grid where it can"));
+    b.option(narrowIndices, "narrow-indices",
+             cl::desc("Give each launch with nested loops or "
+                      "multi-dimensional accesses a copy that counts and "
+                      "addresses in 32 bits, run when the host finds every "
+                      "size it assumed and every accessed memref below 2^31 "
+                      "elements (doubles those kernels)"));
   }
 };
 

@@ -665,6 +665,52 @@ def ScopeLoopStackPass : Pass<"threadbind-scope-loop-stack"> {
   ];
 }
 
+def NarrowIndicesPass : Pass<"threadbind-narrow-indices", "ModuleOp"> {
+  let summary = "Give launches a copy that counts and addresses in 32 bits, "
+                "run where the host finds the sizes small enough";
+  let description = [{
+    Kernels count their loops and compute addresses in `index`, 64 bits on
+    the device, so that no loop wraps. ptxas schedules 64-bit address
+    arithmetic poorly: the same CUDA gemm kernel keeps a dozen loads in
+    flight with `int` indices and two with `long` ones. For each
+    `gpu.launch` in host code, this pass builds
+    `scf.if (test) { copy } else { launch }`, where the copy
+      - counts in i32 every `scf.for` and sequential `scf.parallel` of the
+        kernel (the latter becoming `scf.for` nests) whose lower bound,
+        upper bound and step, evaluated as intervals over constants, the
+        launch's block and grid, enclosing loops' counters and host values
+        assumed to lie in [-2^30, 2^30], keep the counter and its last
+        increment inside i32 (grids are assumed to have at most 2^30
+        threads a dimension);
+      - addresses each `memref.load`, `memref.store`, `vector.load` and
+        `vector.store` of a memref the host passes (a function argument, a
+        `memref.reinterpret_cast` of host values, or a memref whose type
+        fixes its layout) through a one-dimensional view of its base
+        buffer, at `offset + sum(index * stride)`: the last dimension's
+        term and the sum of the others each computed in i32, widened, then
+        added (so that a row read at several invariant columns shares one
+        address). Indices of an access of a valid program are in bounds, so
+        every partial sum lies between 0 and the memref's largest offset;
+    and the test holds when every assumed host value lies in its interval
+    and every such memref's offset, sizes, strides, each size times its
+    stride, and the offset plus those products lie in [0, 2^31). The
+    manifest shows the test as the launch's condition. A launch whose
+    accesses are all one-dimensional and whose only loops are not nested
+    (an elementwise kernel: one 64-bit add a thread) is left alone.
+  }];
+  let options = [
+    Option<"emitRemarks", "remarks", "bool", "false",
+           "Report for each launch whether it got a copy, and what it "
+           "narrowed">
+  ];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect",
+                           "scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numLaunchesNarrowed", "launches-narrowed",
+              "Launches given a 32-bit index copy behind a run-time test">
+  ];
+}
+
 def VersionReadOnlyLaunchesPass
     : Pass<"threadbind-version-read-only-launches", "ModuleOp"> {
   let summary = "Launch kernels whose inputs do not overlap their outputs "

@@ -22,8 +22,9 @@
 // MANIFEST: "source": "device_scratch(f32,
 // Two kernels a reduction: 22 single ones, a dot product and a loop with
 // two; and two each (one-warp and 256-thread blocks) for the row sums,
-// maxima and magnitudes.
-// ENTRIES: 54
+// maxima and magnitudes, each of those also with a copy counting and
+// addressing in 32 bits (threadbind-narrow-indices).
+// ENTRIES: 60
 // CHECK: .shared
 // CHECK: shfl.sync.bfly
 // CHECK: bar.sync

@@ -100,6 +100,8 @@ def compile_flags(case):
                       "vector-bytes": f"--vector-bytes={value}"}[key])
     if "nested-loops" not in o["widen"]:
         flags.append("--widen-nested-loops=false")
+    if not o["narrow"]:
+        flags.append("--narrow-indices=false")
     return flags
 
 

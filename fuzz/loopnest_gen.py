@@ -187,6 +187,9 @@ class Case:
                     rng.choice(["", "unroll=2", "unroll=3"]),
                     rng.choice(["", "vector-bytes=8"])] if x),
             "resident": rng.choice([1, 2, 3]),
+            # The 32-bit index copies, as threadbind-compile makes them by
+            # default; sometimes not.
+            "narrow": rng.random() < 0.75,
         }
 
     def build_map(self):
@@ -788,4 +791,5 @@ class Case:
                 "-threadbind-unswitch-uniform-conditions",
                 "-threadbind-predicate-divergent-branches",
                 f"-threadbind-widen-accesses{widen}",
+                *(["-threadbind-narrow-indices"] if o["narrow"] else []),
                 "-threadbind-test-emulate-gpu-launch"]

@@ -158,6 +158,14 @@ std::optional<Interval> LaunchIntervals::get(Value value, unsigned depth) {
   if (it != cache.end())
     return it->second;
   std::optional<Interval> result = compute(value, depth);
+  // The intervals are of mathematical integers: an op whose result leaves
+  // its type's range (an i32 addition past 2^31) wraps, and is unknown.
+  if (auto integer = dyn_cast<IntegerType>(value.getType());
+      result && integer && integer.getWidth() < 64 &&
+      !result->within(
+          APInt::getSignedMinValue(integer.getWidth()).getSExtValue(),
+          APInt::getSignedMaxValue(integer.getWidth()).getSExtValue()))
+    result = std::nullopt;
   cache[value] = result;
   return result;
 }
@@ -247,9 +255,9 @@ std::optional<Interval> LaunchIntervals::compute(Value value,
       return std::nullopt;
     return makeInterval(constant.getSExtValue(), constant.getSExtValue());
   }
-  // A narrow integer holds its whole range.
-  if (auto integer = dyn_cast<IntegerType>(type);
-      integer && integer.getWidth() <= 16)
+  // An integer of fewer than 32 bits holds its whole range.
+  auto integer = dyn_cast<IntegerType>(type);
+  if (integer && integer.getWidth() < 32)
     return makeInterval(
         APInt::getSignedMinValue(integer.getWidth()).getSExtValue(),
         APInt::getSignedMaxValue(integer.getWidth()).getSExtValue());

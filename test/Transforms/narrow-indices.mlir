@@ -59,6 +59,17 @@
 // CHECK-NEXT:      gpu.launch
 // CHECK:             scf.parallel
 // CHECK:               memref.load %{{.*}} : memref<?x?xf64>
+// A bound from i32 arithmetic that may wrap is unknown, even where a
+// remainder would bound it if it did not: that loop keeps counting in
+// index in the copy.
+// CHECK-LABEL: func.func @wrapped(
+// CHECK:         scf.if
+// CHECK-NEXT:      gpu.launch
+// CHECK:             scf.for %{{.*}} : i32 {
+// CHECK:               scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NOT:           : i32 {
+// CHECK:                 memref.load %{{.*}} : memref<2147483647xf64>
+// CHECK:         } else {
 // CHECK-LABEL: func.func @axpy(
 // CHECK-NOT:     scf.if
 // CHECK:         gpu.launch
@@ -196,6 +207,34 @@ func.func @view(%in: memref<?x?xf64, strided<[?, ?], offset: ?>>,
     %x3 = arith.mulf %x, %three : f64
     %z = arith.addf %x3, %y : f64
     memref.store %z, %out[%i, %j] : memref<?x?xf64, strided<[?, ?], offset: ?>>
+  }
+  return
+}
+
+// out[i][j] = a[i][j] + k for k below (n * 65536 rem 1000), the product
+// wrapping in i32 (so the bound may be negative); never run, only
+// compiled.
+func.func @wrapped(%a: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero32 = arith.constant 0 : i32
+  %scale = arith.constant 65536 : i32
+  %thousand = arith.constant 1000 : i32
+  %n = memref.dim %a, %c0 : memref<?x?xf64>
+  %m = memref.dim %a, %c1 : memref<?x?xf64>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%n, %m) step (%c1, %c1) {
+    %n32 = arith.index_cast %n : index to i32
+    %p = arith.maxsi %n32, %zero32 : i32
+    %w = arith.muli %p, %scale : i32
+    %r = arith.remsi %w, %thousand : i32
+    %ub = arith.index_cast %r : i32 to index
+    scf.for %k = %c0 to %ub step %c1 {
+      %y = memref.load %a[%i, %j] : memref<?x?xf64>
+      %k64 = arith.index_cast %k : index to i64
+      %kf = arith.sitofp %k64 : i64 to f64
+      %t = arith.addf %kf, %y : f64
+      memref.store %t, %out[%i, %j] : memref<?x?xf64>
+    }
   }
   return
 }

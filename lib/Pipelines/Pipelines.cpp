@@ -37,6 +37,10 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm,
   // Tensors to memrefs, and entry results to out-parameters: what front ends
   // emit, in the bundle's calling convention.
   pm.addPass(createBufferizeEntriesPass());
+  // Reshapes with several dynamic sizes in a group, which MLIR 22's
+  // expand-strided-metadata (host and device lowering) crashes on, become
+  // the views it would have made.
+  pm.addPass(createExpandShapesToViewsPass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertLinalgToParallelLoopsPass());
   // ThreadBind's own: upstream's fails silently on a forall over tensors.

@@ -412,6 +412,29 @@ def StripInternalMarksPass : Pass<"threadbind-strip-internal-marks"> {
   ];
 }
 
+def ExpandShapesToViewsPass : Pass<"threadbind-expand-shapes-to-views"> {
+  let summary = "Rewrite reshapes MLIR 22 cannot lower as the views they "
+                "are";
+  let description = [{
+    A `memref.expand_shape` whose `output_shape` gives more than one
+    dynamic size in a reassociation group (a 1-D buffer viewed as an r x c
+    matrix, both dynamic) crashes MLIR 22's expand-strided-metadata, which
+    the host and device lowerings run (llvm-project issue 186830, fixed
+    after that release). This pass replaces each such op with the
+    `memref.reinterpret_cast` of its source that the lowering would have
+    made: the source's offset, the output shape as sizes, and in each group
+    strides from the innermost dimension's (the source dimension's stride)
+    outwards, each the one inside it times that dimension's size. Other
+    expand_shapes are left to the lowering. The normalisation pipeline runs
+    it right after bufferization.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten",
+              "expand_shapes rewritten as reinterpret_casts">
+  ];
+}
+
 def BufferizeEntriesPass
     : Pass<"threadbind-bufferize-entries", "ModuleOp"> {
   let summary = "Bufferize tensors and return entry results through "

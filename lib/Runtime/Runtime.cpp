@@ -391,7 +391,7 @@ int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
       state().info.multiprocessors;
   if (workBlocks > 0)
     total = std::min(total, workBlocks);
-  return std::max<int64_t>(total, 1);
+  return std::clamp<int64_t>(total, 1, THREADBIND_MAX_RESIDENT_BLOCKS);
 }
 
 int64_t threadbind_max_resident_blocks(int64_t threadsPerBlock) {

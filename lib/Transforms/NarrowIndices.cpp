@@ -20,10 +20,12 @@
 //     the launch as it was
 //   }
 //
-// A loop is counted in i32 when its bounds and step, evaluated over
-// intervals from constants, the launch's grid and block, enclosing loops
-// and host values assumed to lie in [-2^30, 2^30], keep the counter and its
-// last increment inside i32. An access `memref.load %m[%i, %j]` becomes a
+// (Where the test would hold for any input, for static shapes, the launch
+// itself is narrowed.) A loop is counted in i32 when its bounds and step,
+// evaluated over intervals from constants, the launch's grid and block,
+// enclosing loops, host arithmetic, the runtime's bounded resident-block
+// queries and host values assumed to lie in [-2^30, 2^30], keep the
+// counter and its last increment inside i32. An access `memref.load %m[%i, %j]` becomes a
 // load from a one-dimensional view of %m's base buffer at
 // `offset + i * stride0` plus `j * stride1`, each part computed in i32 and
 // widened before they are added: an access of a valid program is in
@@ -46,6 +48,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <limits>
 #include <map>
 
 namespace mlir::threadbind {
@@ -65,6 +68,9 @@ static constexpr int64_t kMaxOffset = (int64_t(1) << 31) - 1;
 /// Intervals wider than this are dropped, so that their arithmetic cannot
 /// overflow int64.
 static constexpr int64_t kMaxMagnitude = int64_t(1) << 62;
+/// The most blocks the runtime's resident-block queries answer
+/// (THREADBIND_MAX_RESIDENT_BLOCKS in threadbind/Runtime/Runtime.h).
+static constexpr int64_t kMaxResidentBlocks = int64_t(1) << 20;
 /// How deep the interval evaluation follows operands.
 static constexpr unsigned kMaxDepth = 32;
 /// The ranks whose largest offset the host sums without overflow.
@@ -139,6 +145,10 @@ public:
 private:
   std::optional<Interval> get(Value value, unsigned depth);
   std::optional<Interval> compute(Value value, unsigned depth);
+  std::optional<Interval> computeArithmetic(Operation *op, unsigned depth);
+  std::optional<Interval> computeWithin(function_ref<std::optional<Interval>()>
+                                            evaluate,
+                                        int64_t lo, int64_t hi);
   std::optional<Interval> getLaunchArgument(BlockArgument arg);
   std::optional<Interval> assume(Value value, Interval interval,
                                  bool testLow = true);
@@ -168,6 +178,23 @@ std::optional<Interval> LaunchIntervals::get(Value value, unsigned depth) {
     result = std::nullopt;
   cache[value] = result;
   return result;
+}
+
+/// What `evaluate` gives if it lies in [lo, hi]; otherwise none, and every
+/// assumption and interval the attempt made is taken back, since the caller
+/// assumes something else instead.
+std::optional<Interval> LaunchIntervals::computeWithin(
+    function_ref<std::optional<Interval>()> evaluate, int64_t lo, int64_t hi) {
+  auto savedAssumptions = assumptions;
+  auto savedTestedLow = testedLow;
+  auto savedCache = cache;
+  std::optional<Interval> known = evaluate();
+  if (known && known->within(lo, hi))
+    return known;
+  assumptions = std::move(savedAssumptions);
+  testedLow = std::move(savedTestedLow);
+  cache = std::move(savedCache);
+  return std::nullopt;
 }
 
 std::optional<Interval> LaunchIntervals::assume(Value value,
@@ -219,15 +246,16 @@ LaunchIntervals::getLaunchArgument(BlockArgument arg) {
     Value operand = dim == 0   ? gridOperands.x
                     : dim == 1 ? gridOperands.y
                                : gridOperands.z;
-    APInt constant;
-    if (matchPattern(operand, m_ConstantInt(&constant)))
-      return makeInterval(constant.getSExtValue(), constant.getSExtValue());
-    // At least 1 needs no test: a launch with an empty grid runs no
-    // thread.
-    return assume(operand,
-                  {1, std::max<int64_t>(
-                          1, kAssumedLimit / getBlockLimit(launch, dim))},
-                  /*testLow=*/false);
+    int64_t limit =
+        std::max<int64_t>(1, kAssumedLimit / getBlockLimit(launch, dim));
+    // What the host's grid computation says (a grid-stride grid is capped
+    // by the resident-block query); at least 1 needs no test, as a launch
+    // with an empty grid runs no thread.
+    if (std::optional<Interval> known = computeWithin(
+            [&] { return get(operand); }, std::numeric_limits<int64_t>::min(),
+            limit))
+      return Interval{std::max<int64_t>(1, known->lo), known->hi};
+    return assume(operand, {1, limit}, /*testLow=*/false);
   };
   if (std::optional<unsigned> dim = dimOf(threadIds))
     return Interval{0, getBlockLimit(launch, *dim) - 1};
@@ -263,8 +291,21 @@ std::optional<Interval> LaunchIntervals::compute(Value value,
         APInt::getSignedMaxValue(integer.getWidth()).getSExtValue());
 
   Region &body = launch.getBody();
-  if (!body.isAncestor(value.getParentRegion()))
+  if (!body.isAncestor(value.getParentRegion())) {
+    // A host value: the runtime's resident-block queries are bounded, and
+    // host arithmetic says what it can; anything else is assumed.
+    if (auto call = value.getDefiningOp<func::CallOp>();
+        call && (call.getCallee() == "threadbind_max_resident_blocks" ||
+                 call.getCallee() == "threadbind_kernel_resident_blocks"))
+      return Interval{1, kMaxResidentBlocks};
+    Operation *op = value.getDefiningOp();
+    if (op && isa<arith::ArithDialect>(op->getDialect()))
+      if (std::optional<Interval> known = computeWithin(
+              [&] { return computeArithmetic(op, depth); }, -kAssumedLimit,
+              kAssumedLimit))
+        return known;
     return assume(value, {-kAssumedLimit, kAssumedLimit});
+  }
 
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     Operation *owner = arg.getOwner()->getParentOp();
@@ -294,8 +335,11 @@ std::optional<Interval> LaunchIntervals::compute(Value value,
     }
     return std::nullopt;
   }
+  return computeArithmetic(value.getDefiningOp(), depth);
+}
 
-  Operation *op = value.getDefiningOp();
+std::optional<Interval> LaunchIntervals::computeArithmetic(Operation *op,
+                                                           unsigned depth) {
   auto operand = [&](unsigned i) { return get(op->getOperand(i), depth + 1); };
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(op)) {
     std::optional<Interval> source = operand(0);
@@ -778,7 +822,6 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
   // loop bounds assumed in range.
   hostBuilder.setInsertionPoint(launch);
   HostTest test(hostBuilder, loc);
-  SmallVector<Value> small;
   for (auto &[memref, layout] : layouts) {
     if (!layout)
       continue;
@@ -814,13 +857,25 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
     return;
   }
 
-  // scf.if (test) { the copy } else { the launch }.
-  auto ifSmall =
-      scf::IfOp::create(hostBuilder, loc, condition, /*withElseRegion=*/true);
-  rewriter.setInsertionPoint(ifSmall.thenBlock()->getTerminator());
+  // scf.if (test) { the copy } else { the launch }; where the test needs
+  // nothing (static sizes, grids the host bounds), the launch itself.
+  bool inPlace = matchPattern(condition, m_One());
+  gpu::LaunchOp copy = launch;
   IRMapping copied;
-  auto copy = cast<gpu::LaunchOp>(rewriter.clone(*launch, copied));
-  launch->moveBefore(ifSmall.elseBlock()->getTerminator());
+  if (inPlace) {
+    for (Operation *op = launch->getPrevNode(); op && op != firstHostOp;) {
+      Operation *prev = op->getPrevNode();
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+      op = prev;
+    }
+  } else {
+    auto ifSmall = scf::IfOp::create(hostBuilder, loc, condition,
+                                     /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(ifSmall.thenBlock()->getTerminator());
+    copy = cast<gpu::LaunchOp>(rewriter.clone(*launch, copied));
+    launch->moveBefore(ifSmall.elseBlock()->getTerminator());
+  }
 
   // Accesses first: a loop's conversion clones its body.
   Block &copyBody = copy.getBody().front();
@@ -828,7 +883,7 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
   DenseSet<Operation *> rowShared = findRowSharedAccesses(accesses);
   unsigned numAccesses = 0;
   for (Operation *original : accesses) {
-    Operation *op = copied.lookup(original);
+    Operation *op = copied.lookupOrDefault(original);
     AccessOperands operands = *getAccessOperands(op);
     Value memref = op->getOperand(operands.memref);
     auto type = cast<MemRefType>(memref.getType());
@@ -899,7 +954,7 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
 
   unsigned numLoops = 0;
   for (Operation *original : loops) {
-    Operation *op = copied.lookup(original);
+    Operation *op = copied.lookupOrDefault(original);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       narrowLoop(rewriter, loop);
       ++numLoops;
@@ -912,7 +967,12 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
     }
   }
   ++numLaunchesNarrowed;
-  if (emitRemarks)
+  if (emitRemarks && inPlace)
+    copy.emitRemark("32-bit indices in place: ")
+        << numLoops << " loop(s) counted and " << numAccesses
+        << " access(es) addressed in i32; the types and the grid fix every "
+           "size the proof needs, so no test and no copy";
+  else if (emitRemarks)
     copy.emitRemark("32-bit index copy: ")
         << numLoops << " loop(s) counted and " << numAccesses
         << " access(es) addressed in i32, run while the host finds the "

@@ -121,6 +121,13 @@ def test_the_manifests_expressions():
     assert evaluate(256) == 256
     with pytest.raises(threadbind.ThreadBindError, match="only the bundle"):
         evaluate("device_scratch(f32, 4)")
+    # The resident-block queries answer 1 to 2^20, as the runtime's do: the
+    # 32-bit index copies are proven for grids that size.
+    huge = _Evaluator([2.0, x, x], lambda threads, name: 1 << 40)
+    assert huge("threadbind_max_resident_blocks(256)") == 1 << 20
+    assert huge('threadbind_kernel_resident_blocks(256, "k")') == 1 << 20
+    none = _Evaluator([2.0, x, x], lambda threads, name: 0)
+    assert none("threadbind_max_resident_blocks(256)") == 1
 
 
 def test_disjoint_compares_the_bytes_arrays_span():

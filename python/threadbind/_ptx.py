@@ -16,6 +16,10 @@ from ._abi import DYNAMIC
 from ._bundle import (ThreadBindError, _DeviceArray, _element_strides,
                       _row_major, _view_layout)
 
+# The most blocks the runtime's resident-block queries answer
+# (THREADBIND_MAX_RESIDENT_BLOCKS in Runtime.h).
+MAX_RESIDENT_BLOCKS = 1 << 20
+
 _TOKEN = re.compile(
     r'\s*(?:(\d+)|([A-Za-z_][A-Za-z_0-9.]*)|("(?:[^"\\]|\\.)*")|'
     r'(&&|\|\||>=|<=|==|!=|[-+*/(),<>!]))')
@@ -213,9 +217,13 @@ class _Evaluator:
             return -(-args[0] // args[1])
         if value == "select":
             return args[1] if args[0] else args[2]
+        # Clamped as the runtime's queries are (Runtime.h's
+        # THREADBIND_MAX_RESIDENT_BLOCKS): the compiler relies on the bound.
         if value == "threadbind_kernel_resident_blocks":
-            return self.resident(args[0], args[1])
-        return self.resident(args[0], None)
+            blocks = self.resident(args[0], args[1])
+        else:
+            blocks = self.resident(args[0], None)
+        return min(max(blocks, 1), MAX_RESIDENT_BLOCKS)
 
 
 _SCALAR_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,

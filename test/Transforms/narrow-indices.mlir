@@ -37,6 +37,7 @@
 // REMARKS-DAG: remark: 32-bit index copy: 2 loop(s) counted and 5 access(es) addressed in i32
 // REMARKS-DAG: remark: 32-bit index copy: 2 loop(s) counted and 3 access(es) addressed in i32
 // REMARKS-DAG: remark: 32-bit index copy: 4 loop(s) counted and 16 access(es) addressed in i32
+// REMARKS-DAG: remark: 32-bit indices in place: 2 loop(s) counted and 2 access(es) addressed in i32; the types and the grid fix every size
 // REMARKS-DAG: remark: indices kept 64-bit: only one-dimensional accesses in grid-stride loops
 
 // The copy of the thread-an-output launch (after the register-tiled
@@ -70,6 +71,12 @@
 // CHECK-NOT:           : i32 {
 // CHECK:                 memref.load %{{.*}} : memref<2147483647xf64>
 // CHECK:         } else {
+// CHECK-LABEL: func.func @static_shift(
+// CHECK-NOT:     scf.if
+// CHECK:         gpu.launch
+// CHECK:           scf.for %{{.*}} : i32 {
+// CHECK:             memref.load %{{.*}} : memref<2147483647xf64>
+// CHECK-NOT:     gpu.launch
 // CHECK-LABEL: func.func @axpy(
 // CHECK-NOT:     scf.if
 // CHECK:         gpu.launch
@@ -99,6 +106,9 @@
 // BRANCH-NEXT:    view
 // BRANCH:         wide
 // BRANCH-NEXT:    view
+// BRANCH-NOT:     narrow
+// BRANCH-NOT:     wide
+// BRANCH:         static_shift
 // BRANCH-NOT:     narrow
 // BRANCH-NOT:     wide
 // BRANCH:         axpy
@@ -235,6 +245,21 @@ func.func @wrapped(%a: memref<?x?xf64>, %out: memref<?x?xf64>) {
       %t = arith.addf %kf, %y : f64
       memref.store %t, %out[%i, %j] : memref<?x?xf64>
     }
+  }
+  return
+}
+
+// b[i][j] = a[i][j+1] on static shapes: nothing for the host to test, so
+// the launch itself counts and addresses in i32.
+func.func @static_shift(%a: memref<33x31xf64>, %b: memref<33x31xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c30 = arith.constant 30 : index
+  %c33 = arith.constant 33 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c33, %c30) step (%c1, %c1) {
+    %j1 = arith.addi %j, %c1 : index
+    %x = memref.load %a[%i, %j1] : memref<33x31xf64>
+    memref.store %x, %b[%i, %j] : memref<33x31xf64>
   }
   return
 }
@@ -391,6 +416,23 @@ func.func @run_views(%r: index, %c: index) {
   return
 }
 
+func.func @run_static_shift() {
+  %a = memref.alloc() : memref<33x31xf64>
+  %b = memref.alloc() : memref<33x31xf64>
+  %af = memref.reinterpret_cast %a to offset: [0], sizes: [1023], strides: [1] : memref<33x31xf64> to memref<1023xf64>
+  %bf = memref.reinterpret_cast %b to offset: [0], sizes: [1023], strides: [1] : memref<33x31xf64> to memref<1023xf64>
+  %ad = memref.cast %af : memref<1023xf64> to memref<?xf64>
+  %bd = memref.cast %bf : memref<1023xf64> to memref<?xf64>
+  call @fill(%ad) : (memref<?xf64>) -> ()
+  call @fill(%bd) : (memref<?xf64>) -> ()
+  call @static_shift(%a, %b) : (memref<33x31xf64>, memref<33x31xf64>) -> ()
+  vector.print str "static_shift "
+  call @report(%bd) : (memref<?xf64>) -> ()
+  memref.dealloc %a : memref<33x31xf64>
+  memref.dealloc %b : memref<33x31xf64>
+  return
+}
+
 func.func @run_axpy(%n: index) {
   %x = memref.alloc(%n) : memref<?xf64>
   %y = memref.alloc(%n) : memref<?xf64>
@@ -424,6 +466,7 @@ func.func @main() {
   call @run_row_sums(%c33) : (index) -> ()
   call @run_cube(%c7, %c5, %c33) : (index, index, index) -> ()
   call @run_views(%c31, %c7) : (index, index) -> ()
+  call @run_static_shift() : () -> ()
   call @run_axpy(%c1000) : (index) -> ()
   return
 }

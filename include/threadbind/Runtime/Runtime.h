@@ -73,7 +73,11 @@ void threadbind_bundle_call_done(void);
  * threads that fit on the device at once (blocks per SM from the
  * occupancy calculator for `function` when given, else from the SM's
  * thread and block limits, times the SM count), capped by `workBlocks`
- * when that is positive. At least 1. */
+ * when that is positive. At least 1 and at most
+ * THREADBIND_MAX_RESIDENT_BLOCKS, as are the two queries below: the
+ * compiler relies on that bound (threadbind-narrow-indices), and so must
+ * any other implementation of them (Python's launch_ptx clamps alike). */
+#define THREADBIND_MAX_RESIDENT_BLOCKS (INT64_C(1) << 20)
 int64_t threadbind_grid_blocks(void *function, int64_t threadsPerBlock,
                                int64_t workBlocks);
 

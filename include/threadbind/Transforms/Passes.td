@@ -702,8 +702,10 @@ def NarrowIndicesPass : Pass<"threadbind-narrow-indices", "ModuleOp"> {
         kernel (the latter becoming `scf.for` nests) whose lower bound,
         upper bound and step, evaluated as intervals over constants, the
         launch's block and grid, enclosing loops' counters and host values
-        assumed to lie in [-2^30, 2^30], keep the counter and its last
-        increment inside i32 (grids are assumed to have at most 2^30
+        (host arithmetic is followed, the runtime's resident-block queries
+        answer at most 2^20, and what remains is assumed to lie in
+        [-2^30, 2^30]), keep the counter and its last increment inside i32
+        (a grid the host cannot bound is assumed to have at most 2^30
         threads a dimension);
       - addresses each `memref.load`, `memref.store`, `vector.load` and
         `vector.store` of a memref the host passes (a function argument, a
@@ -717,7 +719,9 @@ def NarrowIndicesPass : Pass<"threadbind-narrow-indices", "ModuleOp"> {
     and the test holds when every assumed host value lies in its interval
     and every such memref's offset, sizes, strides, each size times its
     stride, and the offset plus those products lie in [0, 2^31). The
-    manifest shows the test as the launch's condition. A launch whose
+    manifest shows the test as the launch's condition. Where nothing needs
+    testing (static shapes, grids the host bounds), the launch itself is
+    narrowed, without a copy. A launch whose
     accesses are all one-dimensional and whose only loops are not nested
     (an elementwise kernel: one 64-bit add a thread) is left alone.
   }];

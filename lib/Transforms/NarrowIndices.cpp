@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -840,14 +841,17 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
   }
   Value condition = test.get();
 
-  if (!worthIt || (loops.empty() && accesses.empty())) {
-    // Nothing to gain: take back what the test built.
+  // Takes back what the test built before the launch where it goes unused.
+  auto eraseUnusedTest = [&] {
     for (Operation *op = launch->getPrevNode(); op && op != firstHostOp;) {
       Operation *prev = op->getPrevNode();
       if (op->use_empty())
         rewriter.eraseOp(op);
       op = prev;
     }
+  };
+  if (!worthIt || (loops.empty() && accesses.empty())) {
+    eraseUnusedTest();
     if (emitRemarks)
       launch.emitRemark("indices kept 64-bit: ")
           << (loops.empty() && accesses.empty()
@@ -857,30 +861,32 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
     return;
   }
 
+  // Read off the launch before it is replaced by its two versions.
+  DenseSet<Operation *> rowShared = findRowSharedAccesses(accesses);
+
   // scf.if (test) { the copy } else { the launch }; where the test needs
-  // nothing (static sizes, grids the host bounds), the launch itself.
+  // nothing (static sizes, grids the host bounds), the launch itself. The
+  // rewriting below finds the copy's ops through `copied`; the originals
+  // are only keys from here on.
   bool inPlace = matchPattern(condition, m_One());
   gpu::LaunchOp copy = launch;
   IRMapping copied;
   if (inPlace) {
-    for (Operation *op = launch->getPrevNode(); op && op != firstHostOp;) {
-      Operation *prev = op->getPrevNode();
-      if (op->use_empty())
-        rewriter.eraseOp(op);
-      op = prev;
-    }
+    eraseUnusedTest();
   } else {
-    auto ifSmall = scf::IfOp::create(hostBuilder, loc, condition,
-                                     /*withElseRegion=*/true);
-    rewriter.setInsertionPoint(ifSmall.thenBlock()->getTerminator());
-    copy = cast<gpu::LaunchOp>(rewriter.clone(*launch, copied));
-    launch->moveBefore(ifSmall.elseBlock()->getTerminator());
+    versionOnCondition(rewriter, launch, condition,
+                       [&](IRMapping &mapping, bool thenSide) {
+                         if (!thenSide)
+                           return;
+                         copied = mapping;
+                         copy = cast<gpu::LaunchOp>(mapping.lookup(
+                             launch.getOperation()));
+                       });
   }
 
   // Accesses first: a loop's conversion clones its body.
   Block &copyBody = copy.getBody().front();
   DenseMap<Value, std::pair<Value, SmallVector<Value>>> linearParts;
-  DenseSet<Operation *> rowShared = findRowSharedAccesses(accesses);
   unsigned numAccesses = 0;
   for (Operation *original : accesses) {
     Operation *op = copied.lookupOrDefault(original);

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/Attributes.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -312,14 +313,13 @@ void VersionReadOnlyLaunchesPass::runOnOperation() {
                              .getResult()
                        : apart;
       }
-    auto ifDisjoint =
-        scf::IfOp::create(builder, loc, disjoint, /*withElseRegion=*/true);
-    builder.setInsertionPoint(ifDisjoint.thenBlock()->getTerminator());
-    IRMapping copied;
-    builder.clone(*launch, copied);
-    for (Operation *load : readOnlyLoads)
-      markReadOnlyLoad(copied.lookup(load));
-    launch->moveBefore(ifDisjoint.elseBlock()->getTerminator());
+    IRRewriter rewriter(builder);
+    versionOnCondition(rewriter, launch, disjoint,
+                       [&](IRMapping &copied, bool thenSide) {
+                         if (thenSide)
+                           for (Operation *load : readOnlyLoads)
+                             markReadOnlyLoad(copied.lookup(load));
+                       });
     ++numLaunchesVersioned;
   }
 }

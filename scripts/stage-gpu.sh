@@ -190,6 +190,16 @@ done <"$PB/polybench.txt"
   "$PB/polybench-bench.cu" "$PB/hand.cu" -L "$THREADBIND_BUILD_DIR/lib" \
   -lThreadBindHostData -lThreadBindRuntime -lcublas -ldl \
   -Xlinker -rpath='$ORIGIN/../lib' -o "$STAGE/bin/polybench-bench"
+echo "==> permutations"
+# Staged transposes and layout changes, with copies of the same bytes
+# (bench/permutations/run.sh); the -scalar bundle moves one element a
+# thread an access (vector-bytes=0), for the packed tiles' comparison.
+mkdir -p "$STAGE/extra"
+compile "$THREADBIND_ROOT/bench/permutations/permutations.mlir" \
+  "$STAGE/extra/perm.so"
+compile "$THREADBIND_ROOT/bench/permutations/permutations.mlir" \
+  "$STAGE/extra/perm-scalar.so" --vector-bytes=0
+cp "$THREADBIND_ROOT/bench/permutations/run.sh" "$STAGE/scripts/permutations.sh"
 echo "==> triton"
 # ThreadBind's side of bench/triton/compare_triton.py.
 mkdir -p "$STAGE/triton"

@@ -57,3 +57,80 @@ func.func @permute3(%in: memref<?x?x?xi16>, %out: memref<?x?x?xi16>) {
   }
   return
 }
+// The reverse layout change, and both in f32.
+func.func @nhwc_to_nchw(%in: memref<?x?x?x?xi8>, %out: memref<?x?x?x?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %in, %c0 : memref<?x?x?x?xi8>
+  %h = memref.dim %in, %c1 : memref<?x?x?x?xi8>
+  %w = memref.dim %in, %c2 : memref<?x?x?x?xi8>
+  %c = memref.dim %in, %c3 : memref<?x?x?x?xi8>
+  scf.parallel (%i0, %ic, %ih, %iw) = (%c0, %c0, %c0, %c0) to (%n, %c, %h, %w) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %in[%i0, %ih, %iw, %ic] : memref<?x?x?x?xi8>
+    memref.store %v, %out[%i0, %ic, %ih, %iw] : memref<?x?x?x?xi8>
+  }
+  return
+}
+func.func @nchw_to_nhwc_f32(%in: memref<?x?x?x?xf32>, %out: memref<?x?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %in, %c0 : memref<?x?x?x?xf32>
+  %c = memref.dim %in, %c1 : memref<?x?x?x?xf32>
+  %h = memref.dim %in, %c2 : memref<?x?x?x?xf32>
+  %w = memref.dim %in, %c3 : memref<?x?x?x?xf32>
+  scf.parallel (%in0, %ic, %ih, %iw) = (%c0, %c0, %c0, %c0) to (%n, %c, %h, %w) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %in[%in0, %ic, %ih, %iw] : memref<?x?x?x?xf32>
+    memref.store %v, %out[%in0, %ih, %iw, %ic] : memref<?x?x?x?xf32>
+  }
+  return
+}
+func.func @nhwc_to_nchw_f32(%in: memref<?x?x?x?xf32>, %out: memref<?x?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %in, %c0 : memref<?x?x?x?xf32>
+  %h = memref.dim %in, %c1 : memref<?x?x?x?xf32>
+  %w = memref.dim %in, %c2 : memref<?x?x?x?xf32>
+  %c = memref.dim %in, %c3 : memref<?x?x?x?xf32>
+  scf.parallel (%i0, %ic, %ih, %iw) = (%c0, %c0, %c0, %c0) to (%n, %c, %h, %w) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %in[%i0, %ih, %iw, %ic] : memref<?x?x?x?xf32>
+    memref.store %v, %out[%i0, %ic, %ih, %iw] : memref<?x?x?x?xf32>
+  }
+  return
+}
+// Copies of the same bytes, the baselines: one loop over every element.
+func.func @copy4(%in: memref<?x?x?x?xi8>, %out: memref<?x?x?x?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %in, %c0 : memref<?x?x?x?xi8>
+  %c = memref.dim %in, %c1 : memref<?x?x?x?xi8>
+  %h = memref.dim %in, %c2 : memref<?x?x?x?xi8>
+  %w = memref.dim %in, %c3 : memref<?x?x?x?xi8>
+  scf.parallel (%i0, %ic, %ih, %iw) = (%c0, %c0, %c0, %c0) to (%n, %c, %h, %w) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %in[%i0, %ic, %ih, %iw] : memref<?x?x?x?xi8>
+    memref.store %v, %out[%i0, %ic, %ih, %iw] : memref<?x?x?x?xi8>
+  }
+  return
+}
+func.func @copy4_f32(%in: memref<?x?x?x?xf32>, %out: memref<?x?x?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %n = memref.dim %in, %c0 : memref<?x?x?x?xf32>
+  %c = memref.dim %in, %c1 : memref<?x?x?x?xf32>
+  %h = memref.dim %in, %c2 : memref<?x?x?x?xf32>
+  %w = memref.dim %in, %c3 : memref<?x?x?x?xf32>
+  scf.parallel (%i0, %ic, %ih, %iw) = (%c0, %c0, %c0, %c0) to (%n, %c, %h, %w) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %in[%i0, %ic, %ih, %iw] : memref<?x?x?x?xf32>
+    memref.store %v, %out[%i0, %ic, %ih, %iw] : memref<?x?x?x?xf32>
+  }
+  return
+}

@@ -98,6 +98,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.emitRemarks = options.shared.remarks;
   loops.sequentialFallback = mapping.sequentialFallback;
   loops.stageTransposes = mapping.stageTransposes;
+  loops.vectorBytes = options.shared.vectorBytes;
   loops.registerTiles = mapping.registerTiles;
   pm.addPass(createMapLoopsToThreadsPass(loops));
   if (mapping.sequentialFallback) {

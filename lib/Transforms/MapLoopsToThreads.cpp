@@ -76,6 +76,9 @@ threadbind::verifyLoopMappingOptions(const LoopMappingOptions &options) {
   for (int64_t d : options.dimOrder)
     if (d < 0)
       return llvm::formatv("dim-order has a negative dimension {0}", d);
+  if (options.vectorBytes != 0 && !isSupportedVectorBytes(options.vectorBytes))
+    return llvm::formatv("vector-bytes = {0} is not 0, 4, 8 or 16",
+                         options.vectorBytes);
   return "";
 }
 
@@ -628,6 +631,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.maxBlocks = maxBlocks;
     mappingOptions.emitRemarks = emitRemarks;
     mappingOptions.stageTransposes = stageTransposes;
+    mappingOptions.vectorBytes = vectorBytes;
     mappingOptions.registerTiles = registerTiles;
     std::string error = verifyLoopMappingOptions(mappingOptions);
     if (!error.empty())
@@ -791,17 +795,28 @@ void MapLoopsToThreadsPass::runOnOperation() {
       }
       if (staged) {
         if (emitRemarks) {
-          loop.emitRemark()
-              << "bound to gpu.launch through workgroup memory: the stores "
-                 "walk loop dimension "
-              << asWritten(staged->storeDim) << " contiguously and "
-              << staged->stagedLoads.size() << " load"
-              << (staged->stagedLoads.size() == 1 ? "" : "s")
-              << " dimension " << asWritten(staged->loadDim)
-              << ", so 32x32 tiles are read along one and written along the "
-                 "other; block 32x"
-              << staged->blockRows << "x1, one tile a block "
-              << "(stage-transposes=false maps it directly)";
+          InFlightDiagnostic remark = loop.emitRemark();
+          int64_t edge = staged->getTileEdge();
+          remark << "bound to gpu.launch through workgroup memory: the "
+                    "stores walk loop dimension "
+                 << asWritten(staged->storeDim) << " contiguously and "
+                 << staged->stagedLoads.size() << " load"
+                 << (staged->stagedLoads.size() == 1 ? "" : "s")
+                 << " dimension " << asWritten(staged->loadDim) << ", so "
+                 << edge << "x" << edge
+                 << " tiles are read along one and written along the other";
+          for (ArrayRef<unsigned> axis :
+               {ArrayRef(staged->loadAxis), ArrayRef(staged->storeAxis)})
+            if (axis.size() == 2)
+              remark << "; dimensions " << asWritten(axis[0]) << " and "
+                     << asWritten(axis[1]) << " walked as one";
+          if (staged->pack > 1)
+            remark << "; " << staged->pack
+                   << " elements a thread an access where contiguous and "
+                      "aligned (vector-bytes=0 moves one)";
+          remark << "; block 32x" << staged->blockRows
+                 << "x1, one tile a block "
+                 << "(stage-transposes=false maps it directly)";
         }
         mapStagedTranspose(rewriter, loop, *staged);
         ++numLoopsMapped;

@@ -1,5 +1,6 @@
 // Nests whose loads and stores walk memory contiguously along different
-// loop dimensions run through 32x32 tiles of workgroup memory: read along
+// loop dimensions run through tiles of workgroup memory (32x32 for 4-byte
+// elements and wider; see map-loops-staged-packed.mlir): read along
 // one dimension, a barrier, written along the other. Checked in CPU
 // emulation against the original at empty, one-element, ragged (31, 33,
 // 1000x777) and strided sizes, for a transpose, a transposed add that
@@ -51,7 +52,7 @@
 // CHECK:         memref.load %[[T]]
 // CHECK-NEXT:    memref.load %arg2
 // CHECK-LABEL: func.func @nchw_to_nhwc(
-// CHECK:         workgroup(%{{.*}} : memref<32x33xi8, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%{{.*}} : memref<128x129xi8, #gpu.address_space<workgroup>>)
 // CHECK-LABEL: func.func @permute3(
 // CHECK:         workgroup(%{{.*}} : memref<32x33xi16, #gpu.address_space<workgroup>>)
 // DIRECT-NOT:    workgroup(

@@ -174,9 +174,20 @@ FailureOr<LoopMappingPlan> planLoopMapping(scf::ParallelOp loop,
 struct StagedTransposePlan {
   unsigned storeDim = 0;
   unsigned loadDim = 0;
-  /// Threads along y; each covers 32 / blockRows rows of a 32x32 tile.
+  /// The loop dimensions each side of the tile walks, outermost first and
+  /// ending in storeDim / loadDim: a dimension that walks the next memref
+  /// dimension out is walked with it as one (NCHW's h and w), so a short
+  /// contiguous dimension still fills the tile.
+  SmallVector<unsigned, 2> storeAxis, loadAxis;
+  /// Threads along y; each covers 32 * pack / blockRows rows of the tile.
   int64_t blockRows = 8;
+  /// Elements each thread moves with one global access along its side of
+  /// the tile: 1, or 4 bytes' worth for elements of 1 or 2 bytes, whose
+  /// tile is then (32 * pack)^2.
+  unsigned pack = 1;
   SmallVector<memref::LoadOp> stagedLoads;
+
+  int64_t getTileEdge() const { return 32 * pack; }
 };
 
 /// The staged-transpose plan for `loop`, if its body is a straight line of
@@ -188,10 +199,10 @@ struct StagedTransposePlan {
 std::optional<StagedTransposePlan>
 matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
 
-/// Replaces `loop` by a launch of one block per 32x32 tile of its (load,
-/// store) dimensions, every other dimension linearised onto blockIdx.x: the
-/// staged loads are read coalesced into workgroup memory, and after a
-/// barrier the body runs with its stores coalesced. Returns the launch.
+/// Replaces `loop` by a launch of one block per tile of its (load, store)
+/// axes, every other dimension linearised onto blockIdx.x: the staged loads
+/// are read coalesced into workgroup memory, and after a barrier the body
+/// runs with its stores coalesced. Returns the launch.
 gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const StagedTransposePlan &plan);
 

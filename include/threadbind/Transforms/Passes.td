@@ -73,7 +73,15 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     elements against bank conflicts), a `gpu.barrier`, then the body runs
     with threadIdx.x along S, its stores coalesced. Each of the block's
     32 / (threads-per-block / 32) rows a thread is checked against the
-    loop's bounds, so ragged and empty extents need nothing more.
+    loop's bounds, so ragged and empty extents need nothing more. A loop
+    dimension that walks the next memref dimension out of L's (NCHW's h
+    beside w) is walked with L as one position, and likewise beside S, so
+    a short contiguous dimension still fills the tile. With elements of 1
+    or 2 bytes (and `vector-bytes` at least 4), each thread moves 4 bytes'
+    worth of contiguous elements a global access, over a tile of
+    (32 * 4 / bytes)^2 elements: one vector access where a run-time check
+    finds the elements inside the loop, contiguous in memory and aligned,
+    one element at a time otherwise.
 
     A 2-D nest each of whose outputs runs a loop over k (an `scf.for`
     carrying values, or an `scf.parallel` reducing them; bounds the nest
@@ -107,7 +115,7 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
   }];
   let dependentDialects = [
     "arith::ArithDialect", "func::FuncDialect", "gpu::GPUDialect",
-    "memref::MemRefDialect", "scf::SCFDialect"
+    "memref::MemRefDialect", "scf::SCFDialect", "vector::VectorDialect"
   ];
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
@@ -143,6 +151,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "Run a nest whose loads walk memory contiguously along another "
            "loop dimension than its stores (a transpose, a permutation) "
            "through 32x32 tiles in workgroup memory, both sides coalesced">,
+    Option<"vectorBytes", "vector-bytes", "unsigned",
+           "::mlir::threadbind::kDefaultVectorBytes",
+           "Widest vector access a staged tile may use: tiles of 1- and "
+           "2-byte elements move 4 bytes a thread an access where memory "
+           "is contiguous and aligned, checked at run time (0 or below 4 "
+           "moves one element)">,
     Option<"registerTiles", "register-tiles", "bool", "true",
            "Give each thread of a matmul-shaped 2-D or triangular nest "
            "(each output a loop over k reading one array along its row and "

@@ -36,6 +36,7 @@ done
 # Timings: each permutation beside a copy of the same shape and bytes.
 bench() { run "$@" --bench 50; }
 bench $R $B --entry transpose --shape 0=8192x8192 --shape 1=8192x8192
+bench $R $B --entry transpose --shape 0=8191x8191 --shape 1=8191x8191
 for shape in 32x256x56x56:32x56x56x256 64x128x112x112:64x112x112x128; do
   nchw=${shape%%:*} nhwc=${shape##*:}
   bench $R $B --entry copy4 --shape 0=$nchw --shape 1=$nchw

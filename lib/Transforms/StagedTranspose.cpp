@@ -63,6 +63,29 @@ static constexpr int64_t kTile = 32;
 /// At most this many loads are staged (a 32x33 tile of 8-byte elements is
 /// 8.4 KB of workgroup memory).
 static constexpr unsigned kMaxStagedLoads = 4;
+/// Rows of the tile a thread moves in each phase, which sets the rows of
+/// threads a block has (at most threads-per-block / 32). Measured on an
+/// H200 (2026-11-26, bench/results/2026-11-26-session9-h200.md), in ms:
+///
+///   blocks (rows a thread)      32x2 (16)  32x4 (8)  32x8 (4)
+///   f32 NCHW->NHWC 64x32x112^2    0.062     0.077     0.095   (copy 0.060)
+///   transpose 8192^2              0.142     0.141     0.155
+///   transpose 8191^2              0.225     0.210     0.167
+///   transpose 12289^2             0.509     0.467     0.376
+///
+/// A nest of three or more dimensions spends more of each thread on where
+/// its tile and rows are, which many rows share; a 2-D transpose of rows
+/// off 128-byte alignment runs far better in 32x8 blocks (why was not
+/// found; both forms load a thread's rows before storing them).
+static constexpr int64_t kRowsPerThread = 4;
+static constexpr int64_t kRowsPerThreadDeepNest = 16;
+/// Packed i8 tiles ran alike in 32x2, 32x4 and 32x8 blocks (0.087 ms at
+/// 64x128x112^2; 32x4 best by 1%).
+static constexpr int64_t kPackedRowsPerThread = 32;
+/// Rows of the tile a thread loads before it stores any into the tile,
+/// where it has this many or more (f32 NCHW->NHWC ran 8% to 22% faster,
+/// packed i8 35%).
+static constexpr int64_t kRowGroup = 8;
 /// Bytes a thread moves with one global access in a packed tile.
 static constexpr int64_t kPackedBytes = 4;
 /// Workgroup memory a packed plan may use; more keeps one element a thread
@@ -269,10 +292,23 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
   plan.storeAxis = getTileAxis(firstStore.getIndices(), *storeDim,
                                plan.loadAxis, coefficients);
   plan.pack = choosePack(loop, plan, options.vectorBytes);
+  // Blocks of few rows of threads, each thread many rows of the tile: see
+  // kRowsPerThread.
+  int64_t rowsPerThread = plan.pack > 1 ? kPackedRowsPerThread
+                          : loop.getNumLoops() > 2 ? kRowsPerThreadDeepNest
+                                                   : kRowsPerThread;
+  plan.blockRows = std::clamp<int64_t>(plan.getTileEdge() / rowsPerThread, 1,
+                                       plan.blockRows);
   return plan;
 }
 
 namespace {
+
+/// A position along a tile axis and, for an axis of two loop dimensions,
+/// its outer and inner dimensions' positions.
+struct AxisPoint {
+  Value pos, outer, inner;
+};
 
 /// Builds the launch of mapStagedTranspose: one block a tile, the staged
 /// loads read into workgroup memory along L, a barrier, the body run along
@@ -306,12 +342,33 @@ private:
 
   /// Host: the trip counts, the axes' extents and the grid.
   Value buildHostSizes();
-  /// Maps the loop's induction variables to the point at positions `posL`
-  /// and `posS` of the two axes (and this block's other dimensions), and
-  /// returns whether the point lies inside the loop.
-  Value mapPoint(Value posL, Value posS, IRMapping &mapping);
-  /// Runs `build` for each of this thread's rows of the tile.
-  void forEachRow(function_ref<void(Value row)> build);
+  /// The point at position `pos` of `axis`, split by `innerTrip` (the
+  /// inner dimension's trip, at least one) where the axis has two
+  /// dimensions: a division, done once a thread.
+  AxisPoint splitAxis(ArrayRef<unsigned> axis, Value innerTrip, Value pos);
+  /// This thread's points along `axis` from `first`: one, or one a packed
+  /// element.
+  SmallVector<AxisPoint> getLanePoints(ArrayRef<unsigned> axis,
+                                       Value innerTrip, Value first);
+  /// Maps the loop's induction variables to the point at `l` and `s` of
+  /// the two axes (and this block's other dimensions), and returns whether
+  /// the point lies inside the loop.
+  Value mapPoint(const AxisPoint &l, const AxisPoint &s, IRMapping &mapping);
+  /// `point` moved `delta` positions on along `axis`, for an axis of two
+  /// dimensions with the inner wrapping into the outer: a compare and a
+  /// subtraction while the inner trip is at least `delta`, a division
+  /// otherwise.
+  AxisPoint advance(ArrayRef<unsigned> axis, Value innerTrip,
+                    const AxisPoint &point, int64_t delta);
+  /// Runs `build` on each group of this thread's rows of the tile (groups
+  /// of up to kRowGroup rows, blockDim.y apart), with the rows and their
+  /// points along `axis` from `first`: a loop over the groups, each built
+  /// straight-line, so phase 1 can issue a group's loads before it stores
+  /// any of them. An axis of two dimensions carries its split from row to
+  /// row rather than dividing.
+  void forEachRowGroup(
+      ArrayRef<unsigned> axis, Value innerTrip, Value first,
+      function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build);
   /// Clones the ops of `slice` in body order through `mapping`.
   void cloneSlice(const SetVector<Operation *> &slice, IRMapping &mapping);
   /// Whether `memref`'s elements at `indices` as `first` and `last` map them
@@ -319,12 +376,19 @@ private:
   /// memory and start aligned to the vector.
   Value isContiguousVector(Value memref, ValueRange indices, Type element,
                            IRMapping &first, IRMapping &last);
-  /// Phase 1 for the tile row `row` (an S position): this thread's L
-  /// positions of every staged load into the tile.
-  void emitLoadRow(Value row);
-  /// Phase 2 for the tile row `row` (an L position): the body at this
-  /// thread's S positions, staged loads read from the tile.
-  void emitStoreRow(Value row);
+  /// Phase 1 for the tile row at S point `point`: the values of every
+  /// staged load at this thread's L points `lanes`, one vector of `pack`
+  /// elements a load (a scalar when `pack` is 1); elements outside the loop
+  /// are zero.
+  SmallVector<Value> emitRowLoads(const AxisPoint &point,
+                                  ArrayRef<AxisPoint> lanes);
+  /// Phase 2 for the tile row `row` (L point `point`): the body at this
+  /// thread's S points `lanes`, staged loads read from the tile.
+  void emitStoreRow(Value row, const AxisPoint &point,
+                    ArrayRef<AxisPoint> lanes);
+  /// Both phases for the tile at firstL, firstS: phase 2 at this thread's
+  /// S points `lanesS`.
+  void emitTile(ArrayRef<AxisPoint> lanesS);
   /// One copy of the body at the point `mapping` holds, staged loads read
   /// from the tile at (localS, localL); stores are left out and their
   /// values appended to `stored` when `stored` is given.
@@ -345,6 +409,9 @@ private:
   Value tripL, tripS;
   /// Tiles along each axis.
   Value tilesL, tilesS;
+  /// In the kernel, the inner dimension's trip (at least one) of each axis
+  /// of two dimensions; null for an axis of one.
+  Value innerTripL, innerTripS;
   /// This block's positions along the dimensions of neither axis.
   SmallVector<Value> restPosition;
   SmallVector<unsigned> rest;
@@ -383,31 +450,45 @@ Value StagedTransposeBuilder::buildHostSizes() {
   return arith::MaxUIOp::create(rewriter, loc, blocks, cst(1));
 }
 
-Value StagedTransposeBuilder::mapPoint(Value posL, Value posS,
+AxisPoint StagedTransposeBuilder::splitAxis(ArrayRef<unsigned> axis,
+                                            Value innerTrip, Value pos) {
+  if (axis.size() == 1)
+    return {pos, nullptr, nullptr};
+  return {pos, arith::DivUIOp::create(rewriter, loc, pos, innerTrip),
+          arith::RemUIOp::create(rewriter, loc, pos, innerTrip)};
+}
+
+SmallVector<AxisPoint>
+StagedTransposeBuilder::getLanePoints(ArrayRef<unsigned> axis, Value innerTrip,
+                                      Value first) {
+  SmallVector<AxisPoint> lanes;
+  Value lane = pack == 1 ? tx : mul(tx, cst(pack));
+  for (unsigned k = 0; k < pack; ++k)
+    lanes.push_back(splitAxis(axis, innerTrip, add(first, add(lane, cst(k)))));
+  return lanes;
+}
+
+Value StagedTransposeBuilder::mapPoint(const AxisPoint &l, const AxisPoint &s,
                                        IRMapping &mapping) {
   SmallVector<Value> position(loop.getNumLoops());
   for (auto [d, p] : llvm::zip_equal(rest, restPosition))
     position[d] = p;
-  // An axis of two dimensions: the inner one's position is the remainder
-  // (by a trip of at least one: an empty axis has no point inside).
-  auto split = [&](ArrayRef<unsigned> axis, Value pos) {
-    if (axis.size() == 2) {
-      Value innerTrip =
-          arith::MaxUIOp::create(rewriter, loc, trips[axis[1]], cst(1));
-      position[axis[1]] =
-          arith::RemUIOp::create(rewriter, loc, pos, innerTrip);
-      pos = arith::DivUIOp::create(rewriter, loc, pos, innerTrip);
+  for (auto [axis, point] : {std::make_pair(ArrayRef(plan.loadAxis), &l),
+                             std::make_pair(ArrayRef(plan.storeAxis), &s)}) {
+    if (axis.size() == 1) {
+      position[axis[0]] = point->pos;
+    } else {
+      position[axis[0]] = point->outer;
+      position[axis[1]] = point->inner;
     }
-    position[axis[0]] = pos;
-  };
-  split(plan.loadAxis, posL);
-  split(plan.storeAxis, posS);
+  }
   Value inside;
   if (plan.loadAxis.size() == 1 && plan.storeAxis.size() == 1) {
     for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d)
       inside = both(inside, below(position[d], trips[d]));
   } else {
-    inside = both(below(posL, tripL), below(posS, tripS));
+    // An axis's position below its trip puts both its dimensions inside.
+    inside = both(below(l.pos, tripL), below(s.pos, tripS));
     for (auto [d, p] : llvm::zip_equal(rest, restPosition))
       inside = both(inside, below(p, trips[d]));
   }
@@ -422,13 +503,79 @@ Value StagedTransposeBuilder::mapPoint(Value posL, Value posS,
   return inside;
 }
 
-void StagedTransposeBuilder::forEachRow(function_ref<void(Value row)> build) {
-  // A static trip count, which LLVM unrolls: row = k + threadIdx.y.
-  auto rows =
-      scf::ForOp::create(rewriter, loc, cst(0), cst(edge), cst(plan.blockRows));
+AxisPoint StagedTransposeBuilder::advance(ArrayRef<unsigned> axis,
+                                          Value innerTrip,
+                                          const AxisPoint &point,
+                                          int64_t delta) {
+  Value pos = add(point.pos, cst(delta));
+  if (axis.size() == 1)
+    return {pos, nullptr, nullptr};
+  Value inner = add(point.inner, cst(delta));
+  Value wraps = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                      inner, innerTrip);
+  inner = arith::SelectOp::create(
+      rewriter, loc, wraps,
+      arith::SubIOp::create(rewriter, loc, inner, innerTrip), inner);
+  Value outer = arith::SelectOp::create(rewriter, loc, wraps,
+                                        add(point.outer, cst(1)), point.outer);
+  Value again = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::uge,
+                                      inner, innerTrip);
+  Type index = rewriter.getIndexType();
+  auto ifAgain = scf::IfOp::create(rewriter, loc, TypeRange{index, index},
+                                   again, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(rows.getBody()->getTerminator());
-  build(arith::AddIOp::create(rewriter, loc, rows.getInductionVar(), ty));
+  rewriter.setInsertionPointToStart(ifAgain.thenBlock());
+  Value carry = arith::DivUIOp::create(rewriter, loc, inner, innerTrip);
+  scf::YieldOp::create(
+      rewriter, loc,
+      ValueRange{add(outer, carry),
+                 arith::RemUIOp::create(rewriter, loc, inner, innerTrip)});
+  rewriter.setInsertionPointToStart(ifAgain.elseBlock());
+  scf::YieldOp::create(rewriter, loc, ValueRange{outer, inner});
+  return {pos, ifAgain.getResult(0), ifAgain.getResult(1)};
+}
+
+void StagedTransposeBuilder::forEachRowGroup(
+    ArrayRef<unsigned> axis, Value innerTrip, Value first,
+    function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build) {
+  int64_t rowsPerThread = edge / plan.blockRows;
+  // Four rows a thread (2-D nests) ran 4% faster stored as they come.
+  int64_t group = rowsPerThread >= kRowGroup ? kRowGroup : 1;
+  int64_t groupStep = group * plan.blockRows;
+  AxisPoint start = splitAxis(axis, innerTrip, add(first, ty));
+  SmallVector<Value> carried;
+  if (axis.size() == 2)
+    carried = {start.outer, start.inner};
+  // A static trip count: rowsPerThread / group groups.
+  auto groups = scf::ForOp::create(rewriter, loc, cst(0), cst(edge),
+                                   cst(groupStep), carried);
+  OpBuilder::InsertionGuard guard(rewriter);
+  // Without carried values the loop comes with its yield.
+  if (carried.empty())
+    rewriter.setInsertionPoint(groups.getBody()->getTerminator());
+  else
+    rewriter.setInsertionPointToEnd(groups.getBody());
+  Value base = arith::AddIOp::create(rewriter, loc, groups.getInductionVar(),
+                                     ty);
+  SmallVector<Value> rows;
+  SmallVector<AxisPoint> points;
+  for (int64_t i = 0; i < group; ++i) {
+    rows.push_back(add(base, cst(i * plan.blockRows)));
+    if (i == 0)
+      points.push_back(axis.size() == 1
+                           ? AxisPoint{add(first, base), nullptr, nullptr}
+                           : AxisPoint{add(first, base),
+                                       groups.getRegionIterArg(0),
+                                       groups.getRegionIterArg(1)});
+    else
+      points.push_back(advance(axis, innerTrip, points.back(),
+                               plan.blockRows));
+  }
+  build(rows, points);
+  if (axis.size() == 2) {
+    AxisPoint after = advance(axis, innerTrip, points.back(), plan.blockRows);
+    scf::YieldOp::create(rewriter, loc, ValueRange{after.outer, after.inner});
+  }
 }
 
 void StagedTransposeBuilder::cloneSlice(const SetVector<Operation *> &slice,
@@ -463,58 +610,76 @@ Value StagedTransposeBuilder::isContiguousVector(Value memref,
   return both(contiguous, aligned);
 }
 
-void StagedTransposeBuilder::emitLoadRow(Value row) {
-  Value posS = add(firstS, row);
-  auto tiles = launch.getWorkgroupAttributions();
-  // One element: the staged loads at L position `lane` of the tile.
-  auto emitElement = [&](Value lane) {
+SmallVector<Value>
+StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
+                                     ArrayRef<AxisPoint> lanes) {
+  // One element a load: the staged loads at the k-th of this thread's L
+  // points, zero outside the loop.
+  auto emitElement = [&](unsigned k) {
     IRMapping mapping;
-    Value inside = mapPoint(add(firstL, lane), posS, mapping);
-    auto ifInside = scf::IfOp::create(rewriter, loc, inside);
+    Value inside = mapPoint(lanes[k], point, mapping);
+    SmallVector<Type> types;
+    for (memref::LoadOp load : plan.stagedLoads)
+      types.push_back(load.getType());
+    auto ifInside = scf::IfOp::create(rewriter, loc, types, inside,
+                                      /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+    rewriter.setInsertionPointToStart(ifInside.thenBlock());
     cloneSlice(loadIndexOps, mapping);
-    for (auto [load, tile] : llvm::zip(plan.stagedLoads, tiles)) {
-      Value value = rewriter.clone(*load, mapping)->getResult(0);
-      memref::StoreOp::create(rewriter, loc, value, tile,
-                              ValueRange{row, lane});
-    }
+    SmallVector<Value> values;
+    for (memref::LoadOp load : plan.stagedLoads)
+      values.push_back(rewriter.clone(*load, mapping)->getResult(0));
+    scf::YieldOp::create(rewriter, loc, values);
+    rewriter.setInsertionPointToStart(ifInside.elseBlock());
+    SmallVector<Value> zeros;
+    for (Type type : types)
+      zeros.push_back(arith::ConstantOp::create(
+          rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
+    scf::YieldOp::create(rewriter, loc, zeros);
+    return SmallVector<Value>(ifInside.getResults());
   };
   if (pack == 1)
-    return emitElement(tx);
+    return emitElement(0);
 
-  Value lane = mul(tx, cst(pack));
   IRMapping first, last;
-  (void)mapPoint(add(firstL, lane), posS, first);
-  Value ok = mapPoint(add(firstL, add(lane, cst(pack - 1))), posS, last);
+  (void)mapPoint(lanes.front(), point, first);
+  Value ok = mapPoint(lanes.back(), point, last);
   cloneSlice(loadIndexOps, first);
   cloneSlice(loadIndexOps, last);
-  for (memref::LoadOp load : plan.stagedLoads)
+  SmallVector<Type> types;
+  for (memref::LoadOp load : plan.stagedLoads) {
     ok = both(ok, isContiguousVector(load.getMemRef(), load.getIndices(),
                                      load.getType(), first, last));
-  auto ifVector = scf::IfOp::create(rewriter, loc, ok, /*withElse=*/true);
+    types.push_back(VectorType::get({pack}, load.getType()));
+  }
+  auto ifVector = scf::IfOp::create(rewriter, loc, types, ok,
+                                    /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(ifVector.thenBlock()->getTerminator());
-  for (auto [stagedLoad, tile] : llvm::zip(plan.stagedLoads, tiles)) {
+  rewriter.setInsertionPointToStart(ifVector.thenBlock());
+  SmallVector<Value> vectors;
+  for (auto [stagedLoad, type] : llvm::zip_equal(plan.stagedLoads, types)) {
     memref::LoadOp load = stagedLoad;
     SmallVector<Value> indices;
     for (Value index : load.getIndices())
       indices.push_back(first.lookupOrDefault(index));
     int64_t bytes = getElementBytes(load.getType());
-    Value vector = vector::LoadOp::create(
-        rewriter, loc, VectorType::get({pack}, load.getType()),
-        load.getMemRef(), indices, /*nontemporal=*/false,
-        llvm::MaybeAlign(pack * bytes));
-    for (unsigned k = 0; k < pack; ++k)
-      memref::StoreOp::create(
-          rewriter, loc,
-          vector::ExtractOp::create(rewriter, loc, vector,
-                                    ArrayRef<int64_t>{k}),
-          tile, ValueRange{row, add(lane, cst(k))});
+    vectors.push_back(vector::LoadOp::create(
+        rewriter, loc, cast<VectorType>(type), load.getMemRef(), indices,
+        /*nontemporal=*/false, llvm::MaybeAlign(pack * bytes)));
   }
-  rewriter.setInsertionPoint(ifVector.elseBlock()->getTerminator());
+  scf::YieldOp::create(rewriter, loc, vectors);
+  // One element at a time, gathered into the same vectors.
+  rewriter.setInsertionPointToStart(ifVector.elseBlock());
+  SmallVector<SmallVector<Value>> elements(plan.stagedLoads.size());
   for (unsigned k = 0; k < pack; ++k)
-    emitElement(add(lane, cst(k)));
+    for (auto [i, value] : llvm::enumerate(emitElement(k)))
+      elements[i].push_back(value);
+  SmallVector<Value> gathered;
+  for (auto [type, values] : llvm::zip_equal(types, elements))
+    gathered.push_back(vector::FromElementsOp::create(
+        rewriter, loc, cast<VectorType>(type), values));
+  scf::YieldOp::create(rewriter, loc, gathered);
+  return SmallVector<Value>(ifVector.getResults());
 }
 
 void StagedTransposeBuilder::cloneBody(
@@ -542,24 +707,24 @@ void StagedTransposeBuilder::cloneBody(
   }
 }
 
-void StagedTransposeBuilder::emitStoreRow(Value row) {
-  Value posL = add(firstL, row);
-  // One element: the body at S position `lane` of the tile.
-  auto emitElement = [&](Value lane) {
+void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
+                                          ArrayRef<AxisPoint> lanes) {
+  Value lane = pack == 1 ? tx : mul(tx, cst(pack));
+  // One element: the body at the k-th of this thread's S points.
+  auto emitElement = [&](unsigned k) {
     IRMapping mapping;
-    Value inside = mapPoint(posL, add(firstS, lane), mapping);
+    Value inside = mapPoint(point, lanes[k], mapping);
     auto ifInside = scf::IfOp::create(rewriter, loc, inside);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-    cloneBody(lane, row, mapping, /*stored=*/nullptr);
+    cloneBody(add(lane, cst(k)), row, mapping, /*stored=*/nullptr);
   };
   if (pack == 1)
-    return emitElement(tx);
+    return emitElement(0);
 
-  Value lane = mul(tx, cst(pack));
   IRMapping first, last;
-  (void)mapPoint(posL, add(firstS, lane), first);
-  Value ok = mapPoint(posL, add(firstS, add(lane, cst(pack - 1))), last);
+  (void)mapPoint(point, lanes.front(), first);
+  Value ok = mapPoint(point, lanes.back(), last);
   cloneSlice(storeIndexOps, first);
   cloneSlice(storeIndexOps, last);
   for (memref::StoreOp store : stores)
@@ -574,9 +739,8 @@ void StagedTransposeBuilder::emitStoreRow(Value row) {
   SmallVector<SmallVector<Value>> stored(stores.size());
   for (unsigned k = 0; k < pack; ++k) {
     IRMapping mapping;
-    Value localS = add(lane, cst(k));
-    (void)mapPoint(posL, add(firstS, localS), mapping);
-    cloneBody(localS, row, mapping, &stored);
+    (void)mapPoint(point, lanes[k], mapping);
+    cloneBody(add(lane, cst(k)), row, mapping, &stored);
   }
   for (auto [store, values] : llvm::zip_equal(stores, stored)) {
     Type element = store.getValue().getType();
@@ -591,7 +755,7 @@ void StagedTransposeBuilder::emitStoreRow(Value row) {
   }
   rewriter.setInsertionPoint(ifVector.elseBlock()->getTerminator());
   for (unsigned k = 0; k < pack; ++k)
-    emitElement(add(lane, cst(k)));
+    emitElement(k);
 }
 
 gpu::LaunchOp StagedTransposeBuilder::build() {
@@ -642,13 +806,58 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
   for (memref::StoreOp store : stores)
     (void)getPureSlice(body, store.getIndices(), storeIndexOps);
 
-  // Phase 1: threads along L read the staged loads coalesced.
-  forEachRow([&](Value row) { emitLoadRow(row); });
-  gpu::BarrierOp::create(rewriter, loc);
-  // Phase 2: threads along S run the body on the tile, stores coalesced.
-  forEachRow([&](Value row) { emitStoreRow(row); });
+  auto innerTrip = [&](ArrayRef<unsigned> axis) -> Value {
+    if (axis.size() == 1)
+      return nullptr;
+    return arith::MaxUIOp::create(rewriter, loc, trips[axis[1]], one);
+  };
+  innerTripL = innerTrip(plan.loadAxis);
+  innerTripS = innerTrip(plan.storeAxis);
+
+  SmallVector<AxisPoint> lanesS =
+      getLanePoints(plan.storeAxis, innerTripS, firstS);
+  emitTile(lanesS);
   rewriter.eraseOp(loop);
   return launch;
+}
+
+void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
+  // Phase 1: threads along L read the staged loads coalesced.
+  SmallVector<AxisPoint> lanesL =
+      getLanePoints(plan.loadAxis, innerTripL, firstL);
+  auto tiles = launch.getWorkgroupAttributions();
+  Value laneL = pack == 1 ? tx : mul(tx, cst(pack));
+  forEachRowGroup(
+      plan.storeAxis, innerTripS, firstS,
+      [&](ArrayRef<Value> rows, ArrayRef<AxisPoint> points) {
+        // Every row's loads first, so they are in flight together; then
+        // the stores into the tile. Elements outside the loop store zeros
+        // that phase 2 never reads.
+        SmallVector<SmallVector<Value>> loaded;
+        for (const AxisPoint &point : points)
+          loaded.push_back(emitRowLoads(point, lanesL));
+        for (auto [row, values] : llvm::zip_equal(rows, loaded))
+          for (auto [value, tile] : llvm::zip_equal(values, tiles)) {
+            if (pack == 1) {
+              memref::StoreOp::create(rewriter, loc, value, tile,
+                                      ValueRange{row, laneL});
+              continue;
+            }
+            for (unsigned k = 0; k < pack; ++k)
+              memref::StoreOp::create(
+                  rewriter, loc,
+                  vector::ExtractOp::create(rewriter, loc, value,
+                                            ArrayRef<int64_t>{k}),
+                  tile, ValueRange{row, add(laneL, cst(k))});
+          }
+      });
+  gpu::BarrierOp::create(rewriter, loc);
+  // Phase 2: threads along S run the body on the tile, stores coalesced.
+  forEachRowGroup(plan.loadAxis, innerTripL, firstL,
+                  [&](ArrayRef<Value> rows, ArrayRef<AxisPoint> points) {
+                    for (auto [row, point] : llvm::zip_equal(rows, points))
+                      emitStoreRow(row, point, lanesS);
+                  });
 }
 
 gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,

@@ -36,14 +36,17 @@
 // RUN: threadbind-opt %t.mutant2.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant2
 // RUN: not diff -q %t.ref %t.mutant2
 
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access where contiguous and aligned (vector-bytes=0 moves one); block 32x8x1
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access where contiguous and aligned (vector-bytes=0 moves one); block 32x4x1
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 3 contiguously and 1 load dimension 1, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 64x64 tiles are read along one and written along the other; 2 elements a thread an access
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 128x128 tiles are read along one and written along the other; 4 elements a thread an access
 
 // CHECK-LABEL: func.func @nchw_to_nhwc(
 // CHECK:         workgroup(%[[TILE:.*]] : memref<128x129xi8, #gpu.address_space<workgroup>>)
-// CHECK:           vector.load %arg0{{.*}} vector<4xi8>
+// A thread loads 8 of its rows before it stores any into the tile.
+// CHECK-COUNT-8:   vector.load %arg0{{.*}} vector<4xi8>
+// CHECK-NOT:       vector.load
+// CHECK:           memref.store %{{.*}}, %[[TILE]]
 // CHECK:           gpu.barrier
 // CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<4xi8>
 // CHECK-LABEL: func.func @nhwc_to_nchw(

@@ -101,7 +101,7 @@ struct MappingOptions {
     b.option(stageTransposes, "stage-transposes",
              cl::desc("Run a nest whose loads and stores walk memory "
                       "contiguously along different loop dimensions (a "
-                      "transpose, a permutation) through 32x32 tiles in "
+                      "transpose, a permutation) through tiles in "
                       "workgroup memory, so both sides coalesce"));
     b.option(registerTiles, "register-tiles",
              cl::desc("Give each thread of a matmul-shaped 2-D nest (each "

@@ -179,7 +179,8 @@ struct StagedTransposePlan {
   /// dimension out is walked with it as one (NCHW's h and w), so a short
   /// contiguous dimension still fills the tile.
   SmallVector<unsigned, 2> storeAxis, loadAxis;
-  /// Threads along y; each covers 32 * pack / blockRows rows of the tile.
+  /// Threads along y (at most threads-per-block / 32); each covers
+  /// 32 * pack / blockRows rows of the tile.
   int64_t blockRows = 8;
   /// Elements each thread moves with one global access along its side of
   /// the tile: 1, or 4 bytes' worth for elements of 1 or 2 bytes, whose

@@ -71,9 +71,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     dimensions and the tiles linearised onto blockIdx.x): the loads are read
     with threadIdx.x along L into workgroup memory (rows padded to 33
     elements against bank conflicts), a `gpu.barrier`, then the body runs
-    with threadIdx.x along S, its stores coalesced. Each of the block's
-    32 / (threads-per-block / 32) rows a thread is checked against the
-    loop's bounds, so ragged and empty extents need nothing more. A loop
+    with threadIdx.x along S, its stores coalesced. Blocks are 32 threads
+    wide and have as few rows as give each thread 4 rows of the tile in a
+    2-D nest, 16 in a deeper one and 32 in a packed tile (below), at most
+    threads-per-block / 32, as measured fastest on an H200. Each row is
+    checked against the loop's bounds, so ragged and empty extents need
+    nothing more; a thread loads up to 8 rows before it stores any. A loop
     dimension that walks the next memref dimension out of L's (NCHW's h
     beside w) is walked with L as one position, and likewise beside S, so
     a short contiguous dimension still fills the tile. With elements of 1
@@ -150,7 +153,7 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     Option<"stageTransposes", "stage-transposes", "bool", "true",
            "Run a nest whose loads walk memory contiguously along another "
            "loop dimension than its stores (a transpose, a permutation) "
-           "through 32x32 tiles in workgroup memory, both sides coalesced">,
+           "through tiles in workgroup memory, both sides coalesced">,
     Option<"vectorBytes", "vector-bytes", "unsigned",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Widest vector access a staged tile may use: tiles of 1- and "

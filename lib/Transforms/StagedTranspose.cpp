@@ -76,11 +76,12 @@ static constexpr unsigned kMaxStagedLoads = 4;
 /// A nest of three or more dimensions spends more of each thread on where
 /// its tile and rows are, which many rows share; a 2-D transpose of rows
 /// off 128-byte alignment runs far better in 32x8 blocks (why was not
-/// found; both forms load a thread's rows before storing them).
+/// found: it holds with a thread's rows loaded before they are stored and
+/// without).
 static constexpr int64_t kRowsPerThread = 4;
 static constexpr int64_t kRowsPerThreadDeepNest = 16;
-/// Packed i8 tiles ran alike in 32x2, 32x4 and 32x8 blocks (0.087 ms at
-/// 64x128x112^2; 32x4 best by 1%).
+/// Packed i8 tiles ran best in 32x4 blocks (32 rows a thread): 0.087 ms at
+/// 64x128x112^2 against 0.094 in 32x2 and 32x8.
 static constexpr int64_t kPackedRowsPerThread = 32;
 /// Rows of the tile a thread loads before it stores any into the tile,
 /// where it has this many or more (f32 NCHW->NHWC ran 8% to 22% faster,

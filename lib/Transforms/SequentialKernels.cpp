@@ -198,6 +198,61 @@ static std::string describeTrips(scf::ParallelOp loop) {
   return std::to_string(*total) + " iteration" + (*total == 1 ? "" : "s");
 }
 
+/// Whether upstream's lowering of dimension `d` of `loop` (iv from lb,
+/// adding step while iv < ub, signed) is known to stop: the bounds and step
+/// are constants and the value after the last iteration fits the index
+/// type.
+static bool stepsSafely(scf::ParallelOp loop, unsigned d) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+  std::optional<int64_t> trips = getStaticTripCount(loop, d);
+  if (!lb || !step || !trips)
+    return false;
+  std::optional<int64_t> advance = llvm::checkedMul(*trips, *step);
+  return advance && llvm::checkedAdd(*lb, *advance);
+}
+
+/// Rewrites the dimensions of `loop` that upstream's lowering could step
+/// past the end of the index type (bounds near its limits, or not known
+/// until run time) to count iterations j from 0 to the trip count, with
+/// iv = lb + j * step, which wraps back into range. ThreadBind's mapped
+/// loops take the trip count this way, so a loop left to one thread must
+/// too: upstream's iv + step would wrap negative and never reach ub.
+static void countFromZero(IRRewriter &rewriter, scf::ParallelOp loop) {
+  SmallVector<unsigned> dims;
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d)
+    if (!isConstantIntValue(loop.getLowerBound()[d], 0) ||
+        !isConstantIntValue(loop.getStep()[d], 1))
+      if (!stepsSafely(loop, d))
+        dims.push_back(d);
+  if (dims.empty())
+    return;
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> lbs(loop.getLowerBound()), ubs(loop.getUpperBound()),
+      steps(loop.getStep());
+  SmallVector<Value> newLbs(lbs), newUbs(ubs), newSteps(steps);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned d : dims) {
+    newUbs[d] = createTripCount(rewriter, loc, lbs[d], ubs[d], steps[d]);
+    newLbs[d] = zero;
+    newSteps[d] = one;
+  }
+  rewriter.modifyOpInPlace(loop, [&] {
+    loop.getLowerBoundMutable().assign(newLbs);
+    loop.getUpperBoundMutable().assign(newUbs);
+    loop.getStepMutable().assign(newSteps);
+  });
+  rewriter.setInsertionPointToStart(loop.getBody());
+  for (unsigned d : dims) {
+    Value j = loop.getInductionVars()[d];
+    auto offset = arith::MulIOp::create(rewriter, loc, j, steps[d]);
+    Value iv = arith::AddIOp::create(rewriter, loc, lbs[d], offset);
+    rewriter.replaceAllUsesExcept(j, iv, offset);
+  }
+}
+
 namespace {
 struct SequentialKernelsPass
     : threadbind::impl::SequentialKernelsPassBase<SequentialKernelsPass> {
@@ -440,6 +495,7 @@ void SequentialKernelsPass::runOnOperation() {
                 << " one after another, where a mapped loop would run them "
                    "in parallel";
           clearSequentialReason(loop);
+          countFromZero(rewriter, loop);
         });
       if (!holdsLoop) {
         ++numHostKernels;

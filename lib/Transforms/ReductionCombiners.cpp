@@ -22,8 +22,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -120,12 +122,13 @@ reductions::analyzeReduction(scf::ParallelOp loop) {
   SmallVector<Reduction> reductions;
   for (auto [index, region] : llvm::enumerate(reduce.getReductions())) {
     Type type = loop.getResult(index).getType();
-    if (!type.isF16() && !type.isF32() && !type.isF64() &&
-        !type.isInteger(32) && !type.isInteger(64))
+    if (!type.isF16() && !type.isBF16() && !type.isF32() && !type.isF64() &&
+        !type.isInteger(8) && !type.isInteger(16) && !type.isInteger(32) &&
+        !type.isInteger(64))
       return reduce.emitOpError("reduces a value of type ")
              << type
-             << "; threadbind-map-reductions takes f16, f32, f64, "
-                "i32 and i64";
+             << "; threadbind-map-reductions takes f16, bf16, f32, f64, "
+                "i8, i16, i32 and i64";
     Block &body = region.front();
     Operation *combiner = &body.front();
     auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());
@@ -138,6 +141,16 @@ reductions::analyzeReduction(scf::ParallelOp loop) {
          (combiner->getOperand(0) == body.getArgument(1) &&
           combiner->getOperand(1) == body.getArgument(0))))
       kind = classifyCombiner(combiner, type);
+    SetVector<Value> captured;
+    getUsedValuesDefinedAbove(region, captured);
+    for (Value value : captured)
+      if (!matchPattern(value, m_Constant()))
+        return reduce.emitOpError("combiner ")
+               << index
+               << " uses a value defined outside it that is not a constant; "
+                  "threadbind-map-reductions combines partial results in "
+                  "regions of their own, which can take only constants "
+                  "from outside";
     if (!kind) {
       // Any other region of pure ops combines too, with a flag beside each
       // partial value in place of an identity. A shuffle moves 64 bits, so
@@ -271,6 +284,14 @@ Value reductions::combine(OpBuilder &builder, const Reduction &reduction,
   Block *body = reduction.combiner;
   mapping.map(body->getArgument(0), lhs);
   mapping.map(body->getArgument(1), rhs);
+  // The combine may land in an isolated region (gpu.all_reduce's), so the
+  // constants a combiner takes from outside (canonicalisation hoists them
+  // out of scf.reduce) are made again here; analyzeReduction refused any
+  // other value from outside.
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(*body->getParent(), captured);
+  for (Value value : captured)
+    mapping.map(value, builder.clone(*value.getDefiningOp())->getResult(0));
   for (Operation &op : body->without_terminator())
     builder.clone(op, mapping);
   return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
@@ -353,13 +374,15 @@ Value reductions::combineInit(OpBuilder &builder, Location loc,
 }
 
 /// The hardware atomic that combines `reduction`'s values in memory, where
-/// the chip has one: integer add, and, or, xor, min and max, f32 and f64
-/// add.
+/// the chip has one: add, and, or, xor, min and max of 32- and 64-bit
+/// integers, f32 and f64 add.
 std::optional<arith::AtomicRMWKind>
 reductions::getHardwareAtomic(const Reduction &reduction) {
   using Kind = gpu::AllReduceOperation;
   Type type = reduction.getType();
-  if (!reduction.kind || type.isF16())
+  // Atomics narrower than 32 bits are compare-and-swap loops on the word
+  // around them; the second kernel combines those instead.
+  if (!reduction.kind || type.getIntOrFloatBitWidth() < 32)
     return std::nullopt;
   switch (*reduction.kind) {
   case Kind::ADD:

@@ -45,21 +45,44 @@ func.func @region_divides(%x: memref<?xi32>, %out: memref<1xi32>) {
 
 // -----
 
-func.func @bf16(%x: memref<?xbf16>, %out: memref<1xbf16>) {
+func.func @i1(%x: memref<?xi1>, %out: memref<1xi1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : bf16
-  %n = memref.dim %x, %c0 : memref<?xbf16>
-  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> bf16 {
-    %v = memref.load %x[%i] : memref<?xbf16>
-    // expected-error @below {{'scf.reduce' op reduces a value of type 'bf16'; threadbind-map-reductions takes f16, f32, f64, i32 and i64}}
-    scf.reduce(%v : bf16) {
-    ^bb0(%a: bf16, %b: bf16):
-      %r = arith.addf %a, %b : bf16
-      scf.reduce.return %r : bf16
+  %false = arith.constant false
+  %n = memref.dim %x, %c0 : memref<?xi1>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%false) -> i1 {
+    %v = memref.load %x[%i] : memref<?xi1>
+    // expected-error @below {{'scf.reduce' op reduces a value of type 'i1'; threadbind-map-reductions takes f16, bf16, f32, f64, i8, i16, i32 and i64}}
+    scf.reduce(%v : i1) {
+    ^bb0(%a: i1, %b: i1):
+      %r = arith.ori %a, %b : i1
+      scf.reduce.return %r : i1
     }
   }
-  memref.store %s, %out[%c0] : memref<1xbf16>
+  memref.store %s, %out[%c0] : memref<1xi1>
+  return
+}
+
+// -----
+
+// A combiner region that takes a value from outside other than a constant:
+// the block combine runs in gpu.all_reduce's isolated region.
+func.func @captured(%x: memref<?xf32>, %out: memref<1xf32>, %w: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> f32 {
+    %v = memref.load %x[%i] : memref<?xf32>
+    // expected-error @below {{'scf.reduce' op combiner 0 uses a value defined outside it that is not a constant}}
+    scf.reduce(%v : f32) {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maximumf %a, %b : f32
+      %r = arith.minimumf %m, %w : f32
+      scf.reduce.return %r : f32
+    }
+  }
+  memref.store %s, %out[%c0] : memref<1xf32>
   return
 }
 

@@ -236,12 +236,13 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     same for every thread of the loop, picks that fold or the scalar one.
 
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
-    on f16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`, `maxsi`,
-    `minsi`, `maxui`, `minui` on i32 and i64; and any region of pure ops on
-    f16, f32 and i32. A region has no identity to start from, so each
-    partial value carries a flag saying whether it holds anything, and the
-    block combine moves value and flag together in one 64-bit shuffle;
-    f16 values travel as 32 bits. Several results in one loop.
+    on f16, bf16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`,
+    `maxsi`, `minsi`, `maxui`, `minui` on i8, i16, i32 and i64; and any
+    region of pure ops on values of up to 32 bits. A region has no identity
+    to start from, so each partial value carries a flag saying whether it
+    holds anything, and the block combine moves value and flag together in
+    one 64-bit shuffle; 8- and 16-bit values travel as 32 bits. Several
+    results in one loop.
 
     Results that code the second kernel cannot take uses (a use in another
     block such as a later loop or a host loop's `scf.yield`, a value

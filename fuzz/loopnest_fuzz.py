@@ -15,8 +15,9 @@ What a case holds (all drawn from the seed):
   (0 to 3), step (1 to 3) and extent, dynamic or static;
 - an output indexed by a permutation of the induction variables (every
   iteration writes its own element), inputs read at affine indices (a
-  permutation, offsets, a scale), of one element type (f16, f32, f64, i32,
-  i64), values small integers so every order of arithmetic is exact;
+  permutation, offsets, a scale), of one element type (f16, f32, f64, i8,
+  i16, i32, i64), values small integers so every order of arithmetic is
+  exact (integers wrap, which no order changes);
 - a body of arithmetic with uniform conditions (on a scalar argument) and
   divergent ones (on an induction variable or a loaded value), stores in
   one side or both;
@@ -64,10 +65,13 @@ LOWER = ["-canonicalize", "-expand-strided-metadata", "-lower-affine",
 
 def run(cmd, stdin=None, timeout=120):
     """Runs `cmd`; one that runs past `timeout` seconds is a failure (a
-    hang), reported like any other."""
+    hang), reported like any other. Bytes that are not UTF-8 (printMemref
+    prints i8 elements as characters) come back as escapes, so outputs
+    still compare exactly."""
     try:
         return subprocess.run(cmd, input=stdin, capture_output=True,
-                              text=True, timeout=timeout)
+                              text=True, errors="backslashreplace",
+                              timeout=timeout)
     except subprocess.TimeoutExpired:
         return subprocess.CompletedProcess(
             cmd, -1, "", f"timed out after {timeout} s: {' '.join(cmd)}")

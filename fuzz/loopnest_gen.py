@@ -7,7 +7,7 @@ says what a case may hold.
 
 import random
 
-TYPES = ["f32", "f64", "i32", "i64", "f16"]
+TYPES = ["f32", "f64", "i32", "i64", "f16", "i8", "i16"]
 INDEX_MIN, INDEX_MAX = -2**63, 2**63 - 1
 # Kernel names the PTX printer cannot spell, and names of libc and runtime
 # functions a bundle must not bind its entries to.
@@ -81,6 +81,8 @@ class Case:
         out = self.fresh()
         if t == "i64":
             self.emit(f"    {out} = arith.extsi {i32} : i32 to i64")
+        elif t in ("i8", "i16"):
+            self.emit(f"    {out} = arith.trunci {i32} : i32 to {t}")
         else:
             self.emit(f"    {out} = arith.sitofp {i32} : i32 to {t}")
         return out
@@ -698,7 +700,7 @@ class Case:
         self.emit("  return %r : index")
         self.emit("}")
         printer = {"f16": "F16", "f32": "F32", "f64": "F64", "i32": "I32",
-                   "i64": "I64"}[t]
+                   "i64": "I64", "i8": "I8", "i16": "I16"}[t]
         self.emit(f"func.func private @printMemref{printer}(memref<*x{t}>) "
                   "attributes {llvm.emit_c_interface}")
         self.emit("func.func @main() {")
@@ -737,6 +739,9 @@ class Case:
                 conv = "%v"
             elif t == "i64":
                 self.emit(f"    %e = arith.extsi %v : i32 to {t}")
+                conv = "%e"
+            elif t in ("i8", "i16"):
+                self.emit(f"    %e = arith.trunci %v : i32 to {t}")
                 conv = "%e"
             else:
                 self.emit(f"    %e = arith.sitofp %v : i32 to {t}")

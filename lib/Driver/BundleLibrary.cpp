@@ -274,6 +274,78 @@ static void internalizeAllBut(llvm::Module &module,
     internalize(global);
 }
 
+/// Defines the conversions to bf16 that LLVM's x86 code generator calls
+/// (`__truncsfbf2`, `__truncdfbf2`): it promotes bf16 arithmetic to f32 and
+/// rounds back through them, and the libgcc of GCC 12 (Debian 12's) lacks
+/// them, so a bundle whose host code or CPU reference touched bf16 failed
+/// to link. Hidden and weak: a libgcc that has them is not needed, and the
+/// bundle exports nothing new. Both round to nearest, ties to even, as
+/// arith.truncf does; a NaN stays a NaN of the same sign.
+static void addBf16Truncations(llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *f32 = llvm::Type::getFloatTy(context);
+  llvm::Type *f64 = llvm::Type::getDoubleTy(context);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type *bf16 = llvm::Type::getBFloatTy(context);
+  auto define = [&](StringRef name, llvm::Type *from) {
+    if (llvm::Function *existing = module.getFunction(name))
+      if (!existing->isDeclaration())
+        return static_cast<llvm::Function *>(nullptr);
+    auto *function = llvm::cast<llvm::Function>(
+        module
+            .getOrInsertFunction(name,
+                                 llvm::FunctionType::get(bf16, {from}, false))
+            .getCallee());
+    function->setLinkage(llvm::GlobalValue::WeakODRLinkage);
+    function->setVisibility(llvm::GlobalValue::HiddenVisibility);
+    return function;
+  };
+  // f32 -> bf16: add half an ulp of bf16, less one unless the kept part is
+  // odd, and keep the top 16 bits.
+  auto roundToBf16 = [&](llvm::IRBuilder<> &b, llvm::Value *x) {
+    llvm::Value *bits = b.CreateBitCast(x, i32);
+    llvm::Value *odd = b.CreateAnd(b.CreateLShr(bits, 16), 1);
+    llvm::Value *rounded =
+        b.CreateLShr(b.CreateAdd(bits, b.CreateAdd(odd, b.getInt32(0x7FFF))),
+                     16);
+    llvm::Value *quiet = b.CreateOr(b.CreateLShr(bits, 16), 0x40);
+    llvm::Value *isNaN = b.CreateFCmpUNO(x, x);
+    llvm::Value *half = b.CreateTrunc(b.CreateSelect(isNaN, quiet, rounded),
+                                      b.getInt16Ty());
+    return b.CreateBitCast(half, bf16);
+  };
+  if (llvm::Function *function = define("__truncsfbf2", f32)) {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", function));
+    b.CreateRet(roundToBf16(b, function->getArg(0)));
+  }
+  // f64 -> bf16 without double rounding: to f32 rounding to odd (toward
+  // zero, then the last bit set where that dropped anything), then as
+  // above. f32 keeps more than bf16's bits plus two, so the result is the
+  // correctly rounded one.
+  if (llvm::Function *function = define("__truncdfbf2", f64)) {
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", function));
+    llvm::Value *x = function->getArg(0);
+    llvm::Value *nearest = b.CreateFPTrunc(x, f32);
+    llvm::Value *back = b.CreateFPExt(nearest, f64);
+    llvm::Value *abs = b.CreateBitCast(
+        b.CreateAnd(b.CreateBitCast(x, i64), b.getInt64(INT64_MAX)), f64);
+    llvm::Value *absBack = b.CreateBitCast(
+        b.CreateAnd(b.CreateBitCast(back, i64), b.getInt64(INT64_MAX)), f64);
+    // Rounded away from zero: one ulp back toward it (integer order is
+    // magnitude order for floats of one sign).
+    llvm::Value *bits = b.CreateBitCast(nearest, i32);
+    llvm::Value *away = b.CreateFCmpOGT(absBack, abs);
+    bits = b.CreateSelect(away, b.CreateSub(bits, b.getInt32(1)), bits);
+    llvm::Value *inexact = b.CreateFCmpONE(back, x);
+    bits = b.CreateSelect(inexact, b.CreateOr(bits, 1), bits);
+    // NaNs keep the nearest conversion's quiet NaN.
+    llvm::Value *isNaN = b.CreateFCmpUNO(x, x);
+    llvm::Value *odd = b.CreateSelect(isNaN, nearest, b.CreateBitCast(bits, f32));
+    b.CreateRet(roundToBf16(b, odd));
+  }
+}
+
 /// Compiles `module` for the host into a position-independent object file.
 static llvm::Error emitHostObject(llvm::Module &module, StringRef path) {
   llvm::InitializeNativeTarget();
@@ -376,6 +448,7 @@ threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
   }
   addEntryTable(*host, entries, gpu, cpuEntries);
   internalizeAllBut(*host, exported);
+  addBf16Truncations(*host);
 
   SmallString<128> objectFile, libraryFile;
   if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",

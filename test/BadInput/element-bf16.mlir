@@ -11,6 +11,12 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=grid-policy=cover -threadbind-remove-tail-checks -threadbind-widen-accesses -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
 // RUN: diff %t.ref %t.cover
 // RUN: threadbind-compile %s -o %t.ptx
+// A bundle links: its CPU reference does bf16 arithmetic in f32 with
+// integer-op conversions (LLVM's x86 truncation calls __truncsfbf2, which
+// Debian 12's libgcc lacks), and rounds as bf16 does.
+// RUN: threadbind-compile %s --emit bundle -o %t.so
+// RUN: threadbind-run %t.so --entry axpy --size 6 --scalar 2=6 --reference-only --print | FileCheck %s --check-prefix=REF
+// REF: reference arg1: sum
 // RUN: %if ptxas %{ threadbind-compile %s --emit cubin -o %t.cubin %}
 
 // MAPPED-LABEL: func.func @axpy

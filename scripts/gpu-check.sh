@@ -275,7 +275,8 @@ if ((REDUCTIONS)); then
   entries=(sum_f32 sum_f64 prod_f64 maxnum_f32 minnum_f64 maximum_f64
     minimum_f32 sum_i32 sum_i64 prod_i64 and_i32 or_i64 xor_i32 maxsi_i64
     minsi_i32 maxui_i32 minui_i64 dot_f32 sum_and_absmax_f32 sum_f16
-    maxnum_f16 absmax_region_f16 absmax_region_f32 or_region_i32)
+    maxnum_f16 absmax_region_f16 absmax_region_f32 or_region_i32 sum_i8
+    maxsi_i8 minsi_i16 maxui_i16 absmax_region_i16 maxnum_bf16)
   # The entries with a hardware atomic, run again with atomics.
   atomic_entries=(sum_f32 sum_f64 sum_i32 sum_i64 and_i32 or_i64 xor_i32
     maxsi_i64 minsi_i32 maxui_i32 minui_i64 dot_f32 sum_and_absmax_f32)
@@ -415,6 +416,12 @@ if ((REDUCTIONS)); then
   run "reduce-loop-batch_matvec-16x512x512-bench" "$L" --entry batch_matvec \
     --shape 0=16x512x512 --shape 1=16x512 --shape 2=16x512 --rtol 1e-4 \
     --atol 1e-2 --check --bench 30
+  # Rounding to bf16: the chip's conversions against the reference's (and
+  # both against the exact rounding the inputs were made with).
+  D=$STAGE/reductions
+  checked "bf16-rounding" "$D/bf16.so" --entry round_to_bf16 \
+    --input 0="$D/x.npy" --input 1="$D/d.npy" --input 2="$D/ex.npy" \
+    --input 3="$D/ed.npy" --size 208 --check --print
   # The sequential fallback: a reduction left to one thread beside a
   # mapped loop, and a function with no parallel loop (an in-order sum).
   S=$STAGE/reductions/sequential.so

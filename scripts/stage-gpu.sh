@@ -104,6 +104,10 @@ compile "$STAGE/reductions/sequential.mlir" "$STAGE/reductions/sequential.so"
 rm "$STAGE/reductions/sequential.mlir"
 # CUB's sum and hand-written reductions, the references for the reduction
 # mapping's speed.
+compile "$THREADBIND_ROOT/test/Tools/threadbind-run/bf16-reference.mlir" \
+  "$STAGE/reductions/bf16.so"
+/usr/bin/python3 "$THREADBIND_ROOT/test/Tools/threadbind-run/Inputs/bf16_cases.py" \
+  "$STAGE/reductions" >/dev/null
 mkdir -p "$STAGE/cub"
 "$NVCC" -O3 -arch="$CHIP" "$THREADBIND_ROOT/bench/reductions/cub_sum.cu" \
   -o "$STAGE/cub/cub_sum"

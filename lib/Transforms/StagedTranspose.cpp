@@ -373,10 +373,14 @@ private:
   /// Clones the ops of `slice` in body order through `mapping`.
   void cloneSlice(const SetVector<Operation *> &slice, IRMapping &mapping);
   /// Whether `memref`'s elements at `indices` as `first` and `last` map them
-  /// (the first and last of a thread's packed elements) are contiguous in
-  /// memory and start aligned to the vector.
-  Value isContiguousVector(Value memref, ValueRange indices, Type element,
-                           IRMapping &first, IRMapping &last);
+  /// (the first and last of a thread's packed elements, along `axis`) are
+  /// contiguous in memory and start aligned to the vector. Along an axis
+  /// of one dimension they are contiguous by construction: the dimension
+  /// steps by one and moves only the last index, by one (the plan's
+  /// contiguous dimension), so only alignment is checked.
+  Value isContiguousVector(ArrayRef<unsigned> axis, Value memref,
+                           ValueRange indices, Type element, IRMapping &first,
+                           IRMapping &last);
   /// Phase 1 for the tile row at S point `point`: the values of every
   /// staged load at this thread's L points `lanes`, one vector of `pack`
   /// elements a load (a scalar when `pack` is 1); elements outside the loop
@@ -586,7 +590,8 @@ void StagedTransposeBuilder::cloneSlice(const SetVector<Operation *> &slice,
       rewriter.clone(op, mapping);
 }
 
-Value StagedTransposeBuilder::isContiguousVector(Value memref,
+Value StagedTransposeBuilder::isContiguousVector(ArrayRef<unsigned> axis,
+                                                 Value memref,
                                                  ValueRange indices,
                                                  Type element,
                                                  IRMapping &first,
@@ -600,14 +605,16 @@ Value StagedTransposeBuilder::isContiguousVector(Value memref,
   };
   int64_t bytes = getElementBytes(element);
   Value start = addressAt(first);
-  Value span = arith::SubIOp::create(rewriter, loc, addressAt(last), start);
-  Value contiguous =
-      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, span,
-                            cst((pack - 1) * bytes));
   Value misalignment =
       arith::RemUIOp::create(rewriter, loc, start, cst(pack * bytes));
   Value aligned = arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::eq, misalignment, cst(0));
+  if (axis.size() == 1)
+    return aligned;
+  Value span = arith::SubIOp::create(rewriter, loc, addressAt(last), start);
+  Value contiguous =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, span,
+                            cst((pack - 1) * bytes));
   return both(contiguous, aligned);
 }
 
@@ -646,11 +653,13 @@ StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
   (void)mapPoint(lanes.front(), point, first);
   Value ok = mapPoint(lanes.back(), point, last);
   cloneSlice(loadIndexOps, first);
-  cloneSlice(loadIndexOps, last);
+  if (plan.loadAxis.size() == 2)
+    cloneSlice(loadIndexOps, last);
   SmallVector<Type> types;
   for (memref::LoadOp load : plan.stagedLoads) {
-    ok = both(ok, isContiguousVector(load.getMemRef(), load.getIndices(),
-                                     load.getType(), first, last));
+    ok = both(ok, isContiguousVector(plan.loadAxis, load.getMemRef(),
+                                     load.getIndices(), load.getType(),
+                                     first, last));
     types.push_back(VectorType::get({pack}, load.getType()));
   }
   auto ifVector = scf::IfOp::create(rewriter, loc, types, ok,
@@ -727,9 +736,11 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
   (void)mapPoint(point, lanes.front(), first);
   Value ok = mapPoint(point, lanes.back(), last);
   cloneSlice(storeIndexOps, first);
-  cloneSlice(storeIndexOps, last);
+  if (plan.storeAxis.size() == 2)
+    cloneSlice(storeIndexOps, last);
   for (memref::StoreOp store : stores)
-    ok = both(ok, isContiguousVector(store.getMemRef(), store.getIndices(),
+    ok = both(ok, isContiguousVector(plan.storeAxis, store.getMemRef(),
+                                     store.getIndices(),
                                      store.getValue().getType(), first,
                                      last));
   auto ifVector = scf::IfOp::create(rewriter, loc, ok, /*withElse=*/true);

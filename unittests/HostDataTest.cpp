@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -125,6 +126,37 @@ TEST(HostDataTest, StridedViewsMapIntoTheirStorage) {
   ASSERT_EQ(c.examples.size(), 1u);
   EXPECT_NE(c.examples[0].find("storage element 0 (outside the view)"),
             std::string::npos);
+}
+
+TEST(HostDataTest, ComparesInfinitiesAndNaNs) {
+  auto memref = [](int type, std::vector<double> values) {
+    HostMemRef m;
+    m.elementType = type;
+    m.shape = {static_cast<int64_t>(values.size())};
+    m.data.assign(values.size() * elementBytes(type), 0);
+    for (size_t k = 0; k < values.size(); ++k)
+      store(m.data.data(), type, k, values[k]);
+    return m;
+  };
+  double inf = HUGE_VAL, nan = std::nan("");
+  for (int type : {THREADBIND_BF16, THREADBIND_F16, THREADBIND_F32,
+                   THREADBIND_F64}) {
+    HostMemRef expected = memref(type, {inf, -inf, nan, 1.0});
+    // Equal infinities and NaNs match, whatever the tolerance.
+    EXPECT_EQ(compare(memref(type, {inf, -inf, nan, 1.0}), expected, 1e-2,
+                      1e-2)
+                  .mismatches,
+              0u);
+    EXPECT_EQ(compare(memref(type, {inf, -inf, nan, 1.0}), expected, 0, 0)
+                  .mismatches,
+              0u);
+    // An infinity of the other sign, a finite value for one, a NaN for a
+    // number: each differs.
+    EXPECT_EQ(compare(memref(type, {-inf, 1.0, 1.0, nan}), expected, 1e-2,
+                      1e-2)
+                  .mismatches,
+              4u);
+  }
 }
 
 } // namespace

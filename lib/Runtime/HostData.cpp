@@ -478,9 +478,12 @@ Comparison threadbind::compare(const HostMemRef &got,
     double g = load(got.data.data(), type, got.position(k));
     double r = load(expected.data.data(), type, expected.position(k));
     double error = std::fabs(g - r);
-    bool same = isFloat(type) ? (error <= atol + rtol * std::fabs(r) ||
-                                 (std::isnan(g) && std::isnan(r)))
-                              : g == r;
+    // Infinities match only themselves (the tolerance, scaled by an
+    // infinity, would take anything), and NaNs any NaN.
+    bool same = g == r || (isFloat(type) &&
+                           (std::isfinite(g) && std::isfinite(r)
+                                ? error <= atol + rtol * std::fabs(r)
+                                : std::isnan(g) && std::isnan(r)));
     if (isFloat(type) && r != 0 && std::isfinite(error))
       result.worstRelative =
           std::max(result.worstRelative, error / std::fabs(r));

@@ -99,15 +99,19 @@ func.func @mix_i16(%x: !i16v, %out: memref<4xi16>) {
       %t = arith.muli %a, %b : i16
       scf.reduce.return %t : i16
     }, {
-    // The larger magnitude, its sign kept: no identity, so a region.
+    // The larger magnitude, its sign kept (of equal ones, the positive:
+    // combiners must be commutative); no identity, so a region.
     ^bb0(%a: i16, %b: i16):
       %z = arith.constant 0 : i16
       %na = arith.subi %z, %a : i16
       %nb = arith.subi %z, %b : i16
       %ma = arith.maxsi %a, %na : i16
       %mb = arith.maxsi %b, %nb : i16
-      %pick = arith.cmpi sge, %ma, %mb : i16
-      %t = arith.select %pick, %a, %b : i16
+      %bigger = arith.cmpi sgt, %ma, %mb : i16
+      %smaller = arith.cmpi slt, %ma, %mb : i16
+      %high = arith.maxsi %a, %b : i16
+      %tie = arith.select %smaller, %b, %high : i16
+      %t = arith.select %bigger, %a, %tie : i16
       scf.reduce.return %t : i16
     }
   }

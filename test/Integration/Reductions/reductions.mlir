@@ -545,8 +545,10 @@ func.func @maxui_i16(%x: memref<?xi16>, %out: memref<1xi16>) {
   return
 }
 
-// The value of largest magnitude, its sign kept, through a region that
-// takes its zero from outside (where canonicalisation puts constants).
+// The value of largest magnitude, its sign kept (of equal ones, the
+// positive: a combiner must be commutative, or lanes that combine in
+// other orders disagree), through a region that takes its zero from
+// outside (where canonicalisation puts constants).
 func.func @absmax_region_i16(%x: memref<?xi16>, %out: memref<1xi16>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -561,8 +563,11 @@ func.func @absmax_region_i16(%x: memref<?xi16>, %out: memref<1xi16>) {
       %nb = arith.subi %zero, %b : i16
       %ma = arith.maxsi %a, %na : i16
       %mb = arith.maxsi %b, %nb : i16
-      %pick = arith.cmpi sge, %ma, %mb : i16
-      %t = arith.select %pick, %a, %b : i16
+      %bigger = arith.cmpi sgt, %ma, %mb : i16
+      %smaller = arith.cmpi slt, %ma, %mb : i16
+      %high = arith.maxsi %a, %b : i16
+      %tie = arith.select %smaller, %b, %high : i16
+      %t = arith.select %bigger, %a, %tie : i16
       scf.reduce.return %t : i16
     }
   }

@@ -35,6 +35,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::threadbind {
@@ -254,6 +255,81 @@ constexpr int64_t kShortTrip = 16;
 bool hasShortConstantTrip(LoopLikeOpInterface loop) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   return trips && trips->ule(kShortTrip);
+}
+
+/// A 1-D cover launch: one iteration a thread, at position `position` =
+/// blockIdx.x * blockDim.x + threadIdx.x, guarded by `position < extent`.
+/// The guard is `root` itself, or the else branch of `root` where
+/// threadbind-remove-tail-checks split the launch on whether the block is
+/// full (the then branch is the same body without the check).
+struct CoverLaunch {
+  Operation *root;
+  scf::IfOp guard;
+  Value position;
+  Value extent;
+};
+
+/// Whether `op` is `scf.if (position < extent)` with no else, `position`
+/// blockIdx.x * blockDim.x + threadIdx.x and `extent` from the host.
+bool isCoverGuard(Operation *op, gpu::LaunchOp launch, CoverLaunch &cover) {
+  auto guard = dyn_cast_or_null<scf::IfOp>(op);
+  if (!guard || guard.getNumResults() != 0 ||
+      !guard.getElseRegion().empty())
+    return false;
+  auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
+      launch.getBody().isAncestor(cmp.getRhs().getParentRegion()))
+    return false;
+  auto add = cmp.getLhs().getDefiningOp<arith::AddIOp>();
+  Value b = launch.getBlockIds().x, t = launch.getThreadIds().x;
+  Value bd = launch.getBlockSize().x;
+  if (!add || !((isProduct(add.getLhs(), b, bd) && add.getRhs() == t) ||
+                (isProduct(add.getRhs(), b, bd) && add.getLhs() == t)))
+    return false;
+  // The loop made from the guard takes the position as its induction
+  // variable: no other value the body takes from outside may depend on it.
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(guard.getThenRegion(), captured);
+  for (Value value : captured)
+    if (value != cmp.getLhs() &&
+        dependsOnLaneIds(value, launch, /*blockLanes=*/false))
+      return false;
+  cover.guard = guard;
+  cover.position = cmp.getLhs();
+  cover.extent = cmp.getRhs();
+  return true;
+}
+
+/// The cover launch `launch` is, if it is one this pass can widen: a
+/// cover-policy launch of one dimension whose body is pure ops and one
+/// guarded iteration (see CoverLaunch).
+std::optional<CoverLaunch> matchCoverLaunch(gpu::LaunchOp launch) {
+  if (getGridPolicy(launch) != GridPolicy::Cover ||
+      !isConstantIntValue(launch.getGridSizeY(), 1) ||
+      !isConstantIntValue(launch.getGridSizeZ(), 1) ||
+      !isConstantIntValue(launch.getBlockSizeY(), 1) ||
+      !isConstantIntValue(launch.getBlockSizeZ(), 1))
+    return std::nullopt;
+  Operation *root = nullptr;
+  for (Operation &op : launch.getBody().front().without_terminator()) {
+    if (op.getNumRegions() == 0 && isPure(&op))
+      continue;
+    if (root)
+      return std::nullopt;
+    root = &op;
+  }
+  CoverLaunch cover;
+  cover.root = root;
+  if (isCoverGuard(root, launch, cover))
+    return cover;
+  auto split = dyn_cast_or_null<scf::IfOp>(root);
+  if (!split || split.getNumResults() != 0 || split.getElseRegion().empty())
+    return std::nullopt;
+  Block &otherwise = split.getElseRegion().front();
+  if (otherwise.getOperations().size() != 2 ||
+      !isCoverGuard(&otherwise.front(), launch, cover))
+    return std::nullopt;
+  return cover;
 }
 
 WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
@@ -737,7 +813,52 @@ void WidenAccessesPass::runOnOperation() {
     });
   });
   IRRewriter rewriter(&getContext());
+  // A cover launch runs one guarded iteration a thread; as a grid-stride
+  // loop over an uncapped grid (at most one trip a thread) it widens like
+  // one, and its grid then shrinks to a thread a vector. The loop is built
+  // beside the guard, planned, and kept only where it widens. A thread
+  // takes one vector: unrolling would find nothing to unroll.
+  llvm::SmallPtrSet<Operation *, 4> coverLoops;
+  SmallVector<gpu::LaunchOp> coverLaunches;
+  getOperation()->walk([&](gpu::LaunchOp launch) {
+    if (llvm::none_of(plans, [&](const WideningPlan &plan) {
+          return plan.launch == launch;
+        }))
+      coverLaunches.push_back(launch);
+  });
+  for (gpu::LaunchOp launch : coverLaunches) {
+    std::optional<CoverLaunch> cover = matchCoverLaunch(launch);
+    if (!cover)
+      continue;
+    rewriter.setInsertionPoint(cover->root);
+    Location loc = cover->root->getLoc();
+    Value stride = arith::MulIOp::create(rewriter, loc,
+                                         launch.getGridSize().x,
+                                         launch.getBlockSize().x);
+    auto loop = scf::ForOp::create(rewriter, loc, cover->position,
+                                   cover->extent, stride);
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+    IRMapping mapping;
+    mapping.map(cover->position, loop.getInductionVar());
+    for (Operation &op : cover->guard.thenBlock()->without_terminator())
+      rewriter.clone(op, mapping);
+    WideningPlan plan =
+        planWidening(LaneLoop{loop, Value(), cover->position}, launch,
+                     vectorBytes, /*nestedLoops=*/true);
+    if (!plan.whyNot.empty()) {
+      rewriter.eraseOp(loop);
+      ++numRejected;
+      if (emitRemarks)
+        cover->root->emitRemark("not widened: ") << plan.whyNot;
+      continue;
+    }
+    plan.gridOwner = loop;
+    rewriter.eraseOp(cover->root);
+    coverLoops.insert(loop);
+    plans.push_back(std::move(plan));
+  }
   for (WideningPlan &plan : plans) {
+    bool isCover = coverLoops.contains(plan.lanes.loop);
     if (!plan.whyNot.empty()) {
       ++numRejected;
       if (emitRemarks)
@@ -745,9 +866,10 @@ void WidenAccessesPass::runOnOperation() {
       continue;
     }
     if (emitRemarks) {
+      unsigned vectors = isCover ? 1 : unroll;
       plan.lanes.loop.emitRemark("widened: ")
-          << plan.width << " elements a vector, " << static_cast<unsigned>(unroll)
-          << (unroll == 1 ? " vector" : " vectors")
+          << plan.width << " elements a vector, " << vectors
+          << (vectors == 1 ? " vector" : " vectors")
           << " a thread an iteration, " << plan.loads.size() << " vector "
           << (plan.loads.size() == 1 ? "load" : "loads") << " and "
           << plan.stores.size() << " vector "
@@ -756,7 +878,7 @@ void WidenAccessesPass::runOnOperation() {
                             : ", the first elements up to a vector boundary "
                               "peeled at run time");
     }
-    Widener(rewriter, plan, unroll, assumeAligned).run();
+    Widener(rewriter, plan, isCover ? 1 : unroll, assumeAligned).run();
     ++numWidened;
   }
 }

@@ -32,6 +32,33 @@
 // RUN: sed -e 's/^ *func.call @\(misaligned\|ragged_rows\|offset_cases\).*$//' %s | threadbind-opt -threadbind-map-to-gpu=threads-per-block=32 -threadbind-widen-accesses="assume-aligned unroll=2 nested-loops" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.assumed
 // RUN: diff %t.ref-aligned %t.assumed
 
+// Cover launches (one guarded iteration a thread) widen too: each thread
+// takes one vector, the grid shrinks to a thread a vector, and the peel
+// and the elements past the last vector go to the first threads. With the
+// guard kept, and with split tails (the guard in the else branch of the
+// full-block test); 1-D loops only, so the rows stay scalar.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=32 grid-policy=cover" > %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-remove-tail-checks=strategy=keep -threadbind-widen-accesses > %t.cover-wide.mlir
+// RUN: FileCheck %s --check-prefix=COVER < %t.cover-wide.mlir
+// RUN: threadbind-opt %t.cover-wide.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %t.cover.mlir -threadbind-remove-tail-checks=strategy=split -threadbind-widen-accesses="vector-bytes=8 remarks" -threadbind-test-emulate-gpu-launch %lower_to_cpu 2>%t.cover-split.remarks | %run_cpu > %t.cover-split
+// RUN: diff %t.ref %t.cover-split
+// RUN: FileCheck %s --check-prefix=COVER-REMARKS < %t.cover-split.remarks
+// COVER-LABEL: func.func @add_f32
+// COVER: %[[VECTORS:.*]] = arith.ceildivui %{{.*}}, %c4
+// COVER: %[[BLOCKS:.*]] = arith.ceildivui %[[VECTORS]], %c32
+// COVER: gpu.launch
+// COVER: vector.load {{.*}} vector<4xf32>
+// COVER: vector.store {{.*}} vector<4xf32>
+// COVER: } {threadbind.grid_policy = "cover"}
+// COVER-LABEL: func.func @xor_i8
+// COVER: vector.load {{.*}} vector<16xi8>
+// With 8-byte vectors, six of the seven 1-D loops; f64 fills a vector.
+// COVER-REMARKS: remark: not widened: its widest element, 8 bytes, fills a 8-byte vector
+// COVER-REMARKS-COUNT-6: remark: widened: {{[0-9]+}} elements a vector, 1 vector a thread
+// COVER-REMARKS-NOT: remark: widened
+
 // WIDE-LABEL: func.func @add_f32
 // WIDE: scf.if
 // WIDE: vector.load {{.*}} {alignment = 16 : i64} : memref<?xf32, strided<[1], offset: ?>>, vector<4xf32>

@@ -24,6 +24,7 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -506,6 +507,40 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
   return plan;
 }
 
+/// The call asking the host for the resident blocks (kMaxResidentBlocksFn)
+/// that `gridX`, a launch's x grid size, is capped by; null where the cap
+/// is static or there is none.
+Operation *findResidentBlocksQuery(Value gridX) {
+  SetVector<Operation *> slice;
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  if (Operation *def = gridX.getDefiningOp())
+    (void)getBackwardSlice(def, &slice, options);
+  for (Operation *op : slice)
+    if (auto call = dyn_cast<func::CallOp>(op);
+        call && call.getCallee() == kMaxResidentBlocksFn)
+      return call;
+  return nullptr;
+}
+
+/// Erases `op` if nothing uses it, and then the ops that computed its
+/// operands, as they become unused: pure ops, and the resident-blocks
+/// query, which only reads the device's properties.
+void eraseDeadHostChain(RewriterBase &rewriter, Operation *op) {
+  SmallVector<Operation *> work = {op};
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    if (!next || !next->use_empty())
+      continue;
+    auto call = dyn_cast<func::CallOp>(next);
+    if (!isPure(next) && !(call && call.getCallee() == kMaxResidentBlocksFn))
+      continue;
+    for (Value operand : next->getOperands())
+      work.push_back(operand.getDefiningOp());
+    rewriter.eraseOp(next);
+  }
+}
+
 /// Builds the widened loops for one plan.
 class Widener {
 public:
@@ -672,12 +707,26 @@ void Widener::shrinkGrid() {
   Value vectors = ceilDiv(extent(loop.getUpperBound(), plan.lanes.base),
                           cst(plan.width));
   Value oldX = launch.getGridSizeX();
-  Value newX = arith::MinUIOp::create(
-      rewriter, loc, oldX,
-      atLeastOne(ceilDiv(vectors, launch.getBlockSizeX())));
+  Value wanted = atLeastOne(ceilDiv(vectors, launch.getBlockSizeX()));
+  auto rows = dyn_cast<scf::ForOp>(plan.gridOwner);
+  Operation *residentQuery = findResidentBlocksQuery(oldX);
+  if (rows == loop && residentQuery) {
+    // A vector a thread outruns a resident grid looping over vectors: on
+    // an H200 in one run, a vector add of 2^28 floats took 0.781 ms on
+    // the resident grid (1056 blocks), 0.759 ms on 16 times that and
+    // 0.738 ms on a block a 256 vectors, and 6% less at 2^26 too
+    // (bench/results/2026-11-27-grid-size-h200.md). The loop stays a
+    // grid-stride loop, right on any grid; a static max-blocks still caps.
+    Value newX = arith::MinUIOp::create(rewriter, loc, wanted,
+                                        cst(GpuLimits::kMaxGridDim[0]));
+    rewriter.modifyOpInPlace(
+        launch, [&] { launch.getGridSizeXMutable().assign(newX); });
+    eraseDeadHostChain(rewriter, oldX.getDefiningOp());
+    return;
+  }
+  Value newX = arith::MinUIOp::create(rewriter, loc, oldX, wanted);
   rewriter.modifyOpInPlace(
       launch, [&] { launch.getGridSizeXMutable().assign(newX); });
-  auto rows = dyn_cast<scf::ForOp>(plan.gridOwner);
   if (!rows || rows == loop)
     return;
   // As many blocks in all as before, and no more rows of blocks than the

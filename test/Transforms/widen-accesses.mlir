@@ -2,18 +2,26 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=unroll=2 -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=UNROLL
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=assume-aligned -canonicalize -cse -split-input-file | FileCheck %s --check-prefix=ASSUME
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=collapse-nests=false -threadbind-widen-accesses=remarks -split-input-file -verify-diagnostics -o /dev/null
+// A static max-blocks still caps the grid.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="collapse-nests=false max-blocks=3" -threadbind-widen-accesses -canonicalize -cse -split-input-file 2>/dev/null | FileCheck %s --check-prefix=CAPPED
+// CAPPED-LABEL: func.func @scale
+// CAPPED: %[[CAP:.*]] = arith.minui %{{.*}}, %c3 : index
+// CAPPED: %[[OLD:.*]] = arith.maxui
+// CAPPED: %[[NEED:.*]] = arith.maxui %{{.*}}, %c1 : index
+// CAPPED-NEXT: %[[GRID:.*]] = arith.minui %[[OLD]], %[[NEED]] : index
+// CAPPED-NEXT: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
 
 // A grid-stride copy with a scale: where both pointers lie the same number
 // of elements past a 16-byte boundary, the lanes first take the elements
 // up to it, one each; then vectors of 4 from there up to the last whole
 // one by the grid stride, then the scalar rest from its end + lane; the
-// original loop otherwise. The grid shrinks to what n / 4 vectors need,
-// where that is fewer blocks.
+// original loop otherwise. The grid is what n / 4 vectors need, a thread
+// a vector: the resident-blocks cap the mapping put on it goes.
 // CHECK-LABEL: func.func @scale
 // CHECK: %[[VNEED:.*]] = arith.ceildivui %{{.*}}, %c4 : index
 // CHECK-NEXT: %[[BNEED:.*]] = arith.ceildivui %[[VNEED]], %c256 : index
 // CHECK-NEXT: %[[BNEED1:.*]] = arith.maxui %[[BNEED]], %c1 : index
-// CHECK-NEXT: %[[GRID:.*]] = arith.minui %{{.*}}, %[[BNEED1]] : index
+// CHECK-NEXT: %[[GRID:.*]] = arith.minui %[[BNEED1]], %c2147483647 : index
 // CHECK-NEXT: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GRID]],
 // CHECK: %[[LANE:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index

@@ -14,6 +14,19 @@ import threadbind  # noqa: E402
 SOURCE = Path(__file__).with_name("kernels.mlir")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_of_its_own(tmp_path_factory):
+    """The tests compile into a cache of their own, never the user's."""
+    previous = os.environ.get("THREADBIND_CACHE_DIR")
+    os.environ["THREADBIND_CACHE_DIR"] = str(
+        tmp_path_factory.mktemp("threadbind-cache"))
+    yield
+    if previous is None:
+        del os.environ["THREADBIND_CACHE_DIR"]
+    else:
+        os.environ["THREADBIND_CACHE_DIR"] = previous
+
+
 @pytest.fixture(scope="session")
 def program():
     """kernels.mlir compiled here, or, where THREADBIND_TEST_PROGRAM names

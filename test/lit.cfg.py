@@ -34,6 +34,8 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%threadbind_obj_root",
+                             config.threadbind_obj_root))
 # The contract for refused input (refused.py says what it checks).
 config.substitutions.append(
     ("%refused", "{} {}".format(config.python_executable,

@@ -13,8 +13,10 @@ from ._bundle import Bundle, ThreadBindError
 
 
 def find_compiler():
-    """The threadbind-compile to run: $THREADBIND_COMPILE, the build tree
-    this package lives in, or PATH."""
+    """The threadbind-compile to run: $THREADBIND_COMPILE; the one of the
+    installation this package belongs to (P/bin beside P/python, as
+    `cmake --install` lays them out); the build tree of the source tree it
+    lives in ($THREADBIND_BUILD_DIR, else build/); or PATH."""
     explicit = os.environ.get("THREADBIND_COMPILE")
     if explicit:
         if not os.access(explicit, os.X_OK):
@@ -22,6 +24,9 @@ def find_compiler():
                 f"THREADBIND_COMPILE={explicit} is not an executable")
         return explicit
     root = Path(__file__).resolve().parents[2]
+    installed = root / "bin" / "threadbind-compile"
+    if os.access(installed, os.X_OK):
+        return str(installed)
     build = Path(os.environ.get("THREADBIND_BUILD_DIR", root / "build"))
     candidate = build / "bin" / "threadbind-compile"
     if os.access(candidate, os.X_OK):

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
@@ -80,6 +81,7 @@ struct InlineLoopCallsPass
     RecursionFinder recursion(symbols);
     InlinerInterface interface(&getContext());
     InlinerConfig config;
+    SetVector<Operation *> inlinedCallees;
     for (int depth = 0; depth < kMaxDepth; ++depth) {
       SmallVector<CallOpInterface> calls;
       module.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -104,10 +106,34 @@ struct InlineLoopCallsPass
           continue;
         call->erase();
         ++numCallsInlined;
+        inlinedCallees.insert(callee);
         inlined = true;
       }
       if (!inlined)
-        return;
+        break;
+    }
+    eraseUnusedHelpers(module, inlinedCallees.takeVector());
+  }
+
+  /// Erases the private functions among `callees` that nothing calls any
+  /// more: each lives on in the loops it was inlined into, and left behind
+  /// it would be taken for host code (a function that touches memory with
+  /// no loop runs on one GPU thread, with a warning). A helper erased can
+  /// leave its own callees unused, so this goes round until none is.
+  void eraseUnusedHelpers(ModuleOp module, SmallVector<Operation *> callees) {
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation *&callee : callees) {
+        auto symbol = dyn_cast_or_null<SymbolOpInterface>(callee);
+        if (!symbol || !symbol.isPrivate() ||
+            callee->getParentOp() != module.getOperation() ||
+            !SymbolTable::symbolKnownUseEmpty(symbol, module))
+          continue;
+        callee->erase();
+        callee = nullptr;
+        ++numHelpersErased;
+        erased = true;
+      }
     }
   }
 };

@@ -9,10 +9,17 @@
 // RUN: threadbind-opt %s -threadbind-map-to-gpu -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mapped
 // RUN: diff %t.ref %t.mapped
 
-// The helpers stay for their other callers.
+// A helper stays for its other callers (@square for @host_call); one that
+// only loops called (@poly, @cube and @twice, which only @cube calls) goes
+// once inlined, so it is not left behind as host code.
+// CHECK-NOT: @poly(
+// CHECK-NOT: @cube(
+// CHECK-NOT: @twice(
 // CHECK-LABEL: func.func private @square
-// CHECK-LABEL: func.func private @poly
-// CHECK: call @square
+// CHECK-NOT: @poly(
+// CHECK-NOT: @cube(
+// CHECK-NOT: @twice(
+// CHECK-LABEL: func.func @apply
 
 func.func private @square(%x: f32) -> f32 {
   %y = arith.mulf %x, %x : f32
@@ -26,7 +33,19 @@ func.func private @poly(%x: f32) -> f32 {
   return %y : f32
 }
 
-// CHECK-LABEL: func.func @apply
+// 2 x^3, through a helper only it calls.
+func.func private @twice(%x: f32) -> f32 {
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+
+func.func private @cube(%x: f32) -> f32 {
+  %s = arith.mulf %x, %x : f32
+  %c = arith.mulf %s, %x : f32
+  %t = func.call @twice(%c) : (f32) -> f32
+  return %t : f32
+}
+
 // CHECK: scf.parallel
 // CHECK-NOT: call
 // CHECK: arith.mulf
@@ -38,6 +57,19 @@ func.func @apply(%a: memref<?xf32>, %n: index) {
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %x = memref.load %a[%i] : memref<?xf32>
     %y = func.call @poly(%x) : (f32) -> f32
+    memref.store %y, %a[%i] : memref<?xf32>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @cubes
+// CHECK-NOT: call
+func.func @cubes(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %y = func.call @cube(%x) : (f32) -> f32
     memref.store %y, %a[%i] : memref<?xf32>
   }
   return
@@ -77,6 +109,7 @@ func.func @host_call(%x: f32) -> f32 {
 // OUT-NEXT: 4
 // OUT-NEXT: 12
 // OUT-NEXT: 9
+// OUT-NEXT: 54
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -104,6 +137,15 @@ func.func @main() {
   vector.print %r2 : f32
   %h = call @host_call(%three) : (f32) -> f32
   vector.print %h : f32
+  // b[3] = 2 * 3^3 = 54
+  scf.for %i = %c0 to %c4 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    memref.store %f, %b[%i] : memref<?xf32>
+  }
+  call @cubes(%b, %c4) : (memref<?xf32>, index) -> ()
+  %r3 = memref.load %b[%c3] : memref<?xf32>
+  vector.print %r3 : f32
   memref.dealloc %a : memref<?xf32>
   memref.dealloc %b : memref<?xf32>
   return

@@ -508,7 +508,9 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
     the body of an `scf.parallel`, `scf.forall` or `affine.parallel`
     outside any kernel by the body of the `func.func` it calls, again for
     the calls that brings in, up to 16 levels. A function stays for its
-    other callers. A call stays where the callee is a declaration (a host
+    other callers; a private one that no call is left to is erased (its
+    code lives on in the loops). A call stays where the callee is a
+    declaration (a host
     or library function), can call itself (directly or through other
     functions), or has a body the loop's region
     cannot take (several blocks); the mapping then names it. The affine
@@ -517,7 +519,9 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
   }];
   let statistics = [
     Statistic<"numCallsInlined", "calls-inlined",
-              "Number of calls in parallel loops replaced by their callee">
+              "Number of calls in parallel loops replaced by their callee">,
+    Statistic<"numHelpersErased", "helpers-erased",
+               "Number of private functions erased once no call was left">
   ];
 }
 

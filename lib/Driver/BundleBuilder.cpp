@@ -88,14 +88,28 @@ static std::optional<int> elementTypeOf(Type type) {
 }
 
 /// How `memref` (a function argument) is used: loads read, stores write,
-/// views are followed; anything else counts as both.
-static int accessOf(Value memref) {
+/// views are followed, and so are calls into functions `symbols` finds
+/// defined (a helper that only reads its argument does not make it
+/// written); anything else counts as both.
+static int accessOf(Value memref, SymbolTableCollection &symbols) {
   int access = 0;
   SmallVector<Value> worklist = {memref};
+  llvm::SmallPtrSet<void *, 8> followed;
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
+    if (!followed.insert(value.getAsOpaquePointer()).second)
+      continue;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
+      if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && !callee.isExternal()) {
+          worklist.push_back(
+              callee.getArgument(use.getOperandNumber()));
+          continue;
+        }
+      }
       if (isa<memref::LoadOp, affine::AffineLoadOp, vector::LoadOp,
               vector::TransferReadOp>(user)) {
         access |= THREADBIND_READ;
@@ -152,6 +166,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
     }
     return WalkResult::advance();
   });
+  SymbolTableCollection symbols;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || !func.isPublic() || func.getName() == "main")
       continue;
@@ -175,7 +190,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
         for (int64_t &size : a.shape)
           if (ShapedType::isDynamic(size))
             size = -1;
-        a.access = accessOf(arg);
+        a.access = accessOf(arg, symbols);
         elementType = memref.getElementType();
         FailureOr<std::optional<int64_t>> paddedTo =
             getPaddedTo(func, arg.getArgNumber());

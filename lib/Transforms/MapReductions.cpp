@@ -89,12 +89,86 @@ static void forEachOutermostLoop(ModuleOp module,
   });
 }
 
+/// Whether `region`, a combiner of index values, is one integer op of the
+/// kinds the block combine knows (add, mul, and, or, xor, min, max) on its
+/// two arguments: the same op on i64 combines the same way.
+static bool isIndexKindCombiner(Region &region) {
+  Block &body = region.front();
+  if (body.getOperations().size() != 2)
+    return false;
+  Operation &op = body.front();
+  if (!isa<arith::AddIOp, arith::MulIOp, arith::AndIOp, arith::OrIOp,
+           arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
+           arith::MinUIOp>(op))
+    return false;
+  return llvm::is_contained(op.getOperands(), body.getArgument(0)) &&
+         llvm::is_contained(op.getOperands(), body.getArgument(1)) &&
+         body.getTerminator()->getOperand(0) == op.getResult(0);
+}
+
+/// Rewrites the index-typed reductions of `loop` (a count, a largest
+/// position) to i64 ones, with index_casts at the init values, the reduced
+/// values and the results: the block combine and its scratch need a bit
+/// width, which index lacks, and index is 64-bit on host and device alike.
+/// Returns whether it rewrote anything; reductions through other combiner
+/// regions stay index (and then unmapped).
+static bool reduceIndexAsI64(RewriterBase &rewriter, scf::ParallelOp loop) {
+  auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
+  Type i64 = rewriter.getI64Type();
+  Location loc = loop.getLoc();
+  bool changed = false;
+  for (unsigned i = 0; i < loop.getNumResults(); ++i) {
+    if (!loop.getResult(i).getType().isIndex() ||
+        !isIndexKindCombiner(reduce.getReductions()[i]))
+      continue;
+    changed = true;
+    rewriter.setInsertionPoint(loop);
+    Value init = arith::IndexCastOp::create(rewriter, loc, i64,
+                                            loop.getInitVals()[i]);
+    rewriter.setInsertionPoint(reduce);
+    Value operand = arith::IndexCastOp::create(rewriter, loc, i64,
+                                               reduce.getOperands()[i]);
+    Block &combiner = reduce.getReductions()[i].front();
+    rewriter.modifyOpInPlace(loop, [&] {
+      loop.getInitValsMutable()[i].assign(init);
+      loop.getResult(i).setType(i64);
+    });
+    rewriter.modifyOpInPlace(reduce, [&] {
+      reduce.getOperandsMutable()[i].assign(operand);
+      for (BlockArgument arg : combiner.getArguments())
+        arg.setType(i64);
+      combiner.front().getResult(0).setType(i64);
+    });
+    rewriter.setInsertionPointAfter(loop);
+    auto back = arith::IndexCastOp::create(rewriter, loc,
+                                           rewriter.getIndexType(),
+                                           loop.getResult(i));
+    rewriter.replaceAllUsesExcept(loop.getResult(i), back, back);
+  }
+  return changed;
+}
+
 void MapReductionsPass::runOnOperation() {
   ModuleOp module = getOperation();
 
+  // Index reductions reduce in i64.
+  IRRewriter rewriter(&getContext());
+  SmallVector<scf::ParallelOp> indexReductions;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
+      return WalkResult::skip();
+    if (auto loop = dyn_cast<scf::ParallelOp>(op);
+        loop && llvm::any_of(loop.getResultTypes(),
+                             [](Type t) { return t.isIndex(); }))
+      indexReductions.push_back(loop);
+    return WalkResult::advance();
+  });
+  for (scf::ParallelOp loop : indexReductions)
+    if (reduceIndexAsI64(rewriter, loop) && emitRemarks)
+      loop.emitRemark("reduces index values: in i64, cast back after");
+
   // Reductions over several dimensions, outermost or the reduction of a
   // row, become 1-D ones first.
-  IRRewriter rewriter(&getContext());
   SmallVector<scf::ParallelOp> multiDim;
   forEachOutermostLoop(module, [&](scf::ParallelOp loop) {
     if (!loop.getInitVals().empty() && loop.getNumLoops() > 1)

@@ -49,12 +49,13 @@
 // PRED: abs.f32
 // PRED: max.s32
 
-// Each PTX holds one entry per mapped loop, and map-nd's one per helper
-// (@fill, @summarise; nested has two alike) that touches memory without a
-// parallel loop; map-nd's three multi-dimensional nests and nested's four
+// Each PTX holds one entry per mapped loop, and one per helper (@fill, in
+// both files) that touches memory without a parallel loop; @summarise's
+// loop (both files), an f64 sum and an index count, is a reduction of two
+// kernels; map-nd's three multi-dimensional nests and nested's four
 // also have a copy counting and addressing in 32 bits
 // (threadbind-narrow-indices).
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
 // RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
-// ND: 8
-// NESTED: 10
+// ND: 9
+// NESTED: 11

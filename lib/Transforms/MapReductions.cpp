@@ -89,10 +89,11 @@ static void forEachOutermostLoop(ModuleOp module,
   });
 }
 
-/// Whether `region`, a combiner of index values, is one integer op of the
-/// kinds the block combine knows (add, mul, and, or, xor, min, max) on its
-/// two arguments: the same op on i64 combines the same way.
-static bool isIndexKindCombiner(Region &region) {
+/// Whether `region`, a combiner of index or i1 values, is one integer op
+/// of the kinds the block combine knows (add, mul, and, or, xor, min, max)
+/// on its two arguments: the same op on a wider integer, the result cast
+/// back, combines the same way.
+static bool isIntegerKindCombiner(Region &region) {
   Block &body = region.front();
   if (body.getOperations().size() != 2)
     return false;
@@ -106,44 +107,75 @@ static bool isIndexKindCombiner(Region &region) {
          body.getTerminator()->getOperand(0) == op.getResult(0);
 }
 
-/// Rewrites the index-typed reductions of `loop` (a count, a largest
-/// position) to i64 ones, with index_casts at the init values, the reduced
-/// values and the results: the block combine and its scratch need a bit
-/// width, which index lacks, and index is 64-bit on host and device alike.
-/// Returns whether it rewrote anything; reductions through other combiner
-/// regions stay index (and then unmapped).
-static bool reduceIndexAsI64(RewriterBase &rewriter, scf::ParallelOp loop) {
+/// The type an index or i1 reduction combines in (i64, i8), or null for a
+/// type the block combine takes as it is.
+static Type getWiderReductionType(Type type) {
+  if (type.isIndex())
+    return IntegerType::get(type.getContext(), 64);
+  if (type.isInteger(1))
+    return IntegerType::get(type.getContext(), 8);
+  return nullptr;
+}
+
+/// `value` of type index or i1 as `wider`: index_cast for index; for i1,
+/// sign-extended under a signed min or max (true is -1 there), else
+/// zero-extended. `back` casts the other way (a truncation for i1, which
+/// the modular and bitwise ops and the order-preserving extensions allow).
+static Value castToWider(RewriterBase &rewriter, Location loc, Value value,
+                         Type wider, Operation *combiner) {
+  if (value.getType().isIndex())
+    return arith::IndexCastOp::create(rewriter, loc, wider, value);
+  if (isa<arith::MaxSIOp, arith::MinSIOp>(combiner))
+    return arith::ExtSIOp::create(rewriter, loc, wider, value);
+  return arith::ExtUIOp::create(rewriter, loc, wider, value);
+}
+
+static Value castBack(RewriterBase &rewriter, Location loc, Value value,
+                      Type narrow) {
+  if (narrow.isIndex())
+    return arith::IndexCastOp::create(rewriter, loc, narrow, value);
+  return arith::TruncIOp::create(rewriter, loc, narrow, value);
+}
+
+/// Rewrites the index- and i1-typed reductions of `loop` (a count, a
+/// largest position, "any", "all") to i64 and i8 ones, with casts at the
+/// init values, the reduced values and the results: the block combine and
+/// its scratch need whole bytes, which index (no bit width) and i1 lack.
+/// index is 64-bit on host and device alike. Returns whether it rewrote
+/// anything; reductions through other combiner regions stay as they are
+/// (and then unmapped).
+static bool reduceInWiderType(RewriterBase &rewriter, scf::ParallelOp loop) {
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
-  Type i64 = rewriter.getI64Type();
   Location loc = loop.getLoc();
   bool changed = false;
   for (unsigned i = 0; i < loop.getNumResults(); ++i) {
-    if (!loop.getResult(i).getType().isIndex() ||
-        !isIndexKindCombiner(reduce.getReductions()[i]))
+    Type narrow = loop.getResult(i).getType();
+    Type wider = getWiderReductionType(narrow);
+    if (!wider || !isIntegerKindCombiner(reduce.getReductions()[i]))
       continue;
     changed = true;
-    rewriter.setInsertionPoint(loop);
-    Value init = arith::IndexCastOp::create(rewriter, loc, i64,
-                                            loop.getInitVals()[i]);
-    rewriter.setInsertionPoint(reduce);
-    Value operand = arith::IndexCastOp::create(rewriter, loc, i64,
-                                               reduce.getOperands()[i]);
     Block &combiner = reduce.getReductions()[i].front();
+    Operation *kind = &combiner.front();
+    rewriter.setInsertionPoint(loop);
+    Value init =
+        castToWider(rewriter, loc, loop.getInitVals()[i], wider, kind);
+    rewriter.setInsertionPoint(reduce);
+    Value operand =
+        castToWider(rewriter, loc, reduce.getOperands()[i], wider, kind);
     rewriter.modifyOpInPlace(loop, [&] {
       loop.getInitValsMutable()[i].assign(init);
-      loop.getResult(i).setType(i64);
+      loop.getResult(i).setType(wider);
     });
     rewriter.modifyOpInPlace(reduce, [&] {
       reduce.getOperandsMutable()[i].assign(operand);
       for (BlockArgument arg : combiner.getArguments())
-        arg.setType(i64);
-      combiner.front().getResult(0).setType(i64);
+        arg.setType(wider);
+      kind->getResult(0).setType(wider);
     });
     rewriter.setInsertionPointAfter(loop);
-    auto back = arith::IndexCastOp::create(rewriter, loc,
-                                           rewriter.getIndexType(),
-                                           loop.getResult(i));
-    rewriter.replaceAllUsesExcept(loop.getResult(i), back, back);
+    Value back = castBack(rewriter, loc, loop.getResult(i), narrow);
+    rewriter.replaceAllUsesExcept(loop.getResult(i), back,
+                                  back.getDefiningOp());
   }
   return changed;
 }
@@ -151,21 +183,21 @@ static bool reduceIndexAsI64(RewriterBase &rewriter, scf::ParallelOp loop) {
 void MapReductionsPass::runOnOperation() {
   ModuleOp module = getOperation();
 
-  // Index reductions reduce in i64.
+  // Index reductions reduce in i64, i1 ones in i8.
   IRRewriter rewriter(&getContext());
-  SmallVector<scf::ParallelOp> indexReductions;
+  SmallVector<scf::ParallelOp> narrowReductions;
   module->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<gpu::LaunchOp, gpu::GPUModuleOp>(op))
       return WalkResult::skip();
     if (auto loop = dyn_cast<scf::ParallelOp>(op);
-        loop && llvm::any_of(loop.getResultTypes(),
-                             [](Type t) { return t.isIndex(); }))
-      indexReductions.push_back(loop);
+        loop && llvm::any_of(loop.getResultTypes(), getWiderReductionType))
+      narrowReductions.push_back(loop);
     return WalkResult::advance();
   });
-  for (scf::ParallelOp loop : indexReductions)
-    if (reduceIndexAsI64(rewriter, loop) && emitRemarks)
-      loop.emitRemark("reduces index values: in i64, cast back after");
+  for (scf::ParallelOp loop : narrowReductions)
+    if (reduceInWiderType(rewriter, loop) && emitRemarks)
+      loop.emitRemark("reduces index or i1 values: in i64 or i8, cast "
+                      "back after");
 
   // Reductions over several dimensions, outermost or the reduction of a
   // row, become 1-D ones first.

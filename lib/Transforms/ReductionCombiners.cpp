@@ -128,7 +128,8 @@ reductions::analyzeReduction(scf::ParallelOp loop) {
       return reduce.emitOpError("reduces a value of type ")
              << type
              << "; threadbind-map-reductions takes f16, bf16, f32, f64, "
-                "i8, i16, i32 and i64";
+                "i8, i16, i32 and i64, and index and i1 with an integer "
+                "combiner (addi, muli, andi, ori, xori, min, max)";
     Block &body = region.front();
     Operation *combiner = &body.front();
     auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());

@@ -45,6 +45,8 @@ func.func @region_divides(%x: memref<?xi32>, %out: memref<1xi32>) {
 
 // -----
 
+// An i1 reduction through a combiner region: only the integer combiners
+// take i1 (as i8).
 func.func @i1(%x: memref<?xi1>, %out: memref<1xi1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -52,10 +54,11 @@ func.func @i1(%x: memref<?xi1>, %out: memref<1xi1>) {
   %n = memref.dim %x, %c0 : memref<?xi1>
   %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%false) -> i1 {
     %v = memref.load %x[%i] : memref<?xi1>
-    // expected-error @below {{'scf.reduce' op reduces a value of type 'i1'; threadbind-map-reductions takes f16, bf16, f32, f64, i8, i16, i32 and i64}}
+    // expected-error @below {{'scf.reduce' op reduces a value of type 'i1'; threadbind-map-reductions takes f16, bf16, f32, f64, i8, i16, i32 and i64, and index and i1 with an integer combiner (addi, muli, andi, ori, xori, min, max)}}
     scf.reduce(%v : i1) {
     ^bb0(%a: i1, %b: i1):
-      %r = arith.ori %a, %b : i1
+      %n1 = arith.xori %a, %b : i1
+      %r = arith.ori %n1, %a : i1
       scf.reduce.return %r : i1
     }
   }

@@ -238,8 +238,8 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
 
     Combiners: `addf`, `mulf`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`
     on f16, bf16, f32 and f64; `addi`, `muli`, `andi`, `ori`, `xori`,
-    `maxsi`, `minsi`, `maxui`, `minui` on i8, i16, i32, i64 and index (an
-    index reduction reduces in i64, cast back after); and any
+    `maxsi`, `minsi`, `maxui`, `minui` on i8, i16, i32, i64, index and i1
+    (index reduces in i64 and i1 in i8, cast back after); and any
     region of pure ops on values of up to 32 bits. A region has no identity
     to start from, so each partial value carries a flag saying whether it
     holds anything, and the block combine moves value and flag together in

@@ -1,6 +1,7 @@
-// Reductions of index values (counts, largest and smallest positions,
-// bit sets of positions) map: they reduce in i64, cast back after, and
-// print what the original loops print. A full reduction, a row reduction
+// Reductions of index values (counts, largest and smallest positions)
+// and of i1 ones (any, all, parity, a signed max, where true is -1) map:
+// they reduce in i64 and i8, cast back after, and print what the original
+// loops print. A full reduction, a row reduction
 // (a count a row) and one index reduction beside an f32 sum. Lengths 0, 1,
 // 33 and 1000; grids small enough that threads fold many elements.
 // REQUIRES: mlir-runner
@@ -20,13 +21,20 @@
 // MAPPED-LABEL: func.func @stats
 // MAPPED: gpu.all_reduce
 // MAPPED-NOT: scf.parallel {{.*}} -> index
-// REMARKS-COUNT-2: remark: reduces index values: in i64, cast back after
+// MAPPED-LABEL: func.func @flags
+// MAPPED: gpu.all_reduce
+// MAPPED-NOT: scf.parallel {{.*}} -> i1
+// REMARKS-COUNT-3: remark: reduces index or i1 values: in i64 or i8, cast back after
 
 // (vector.print shows index values unsigned: -1 is 2^64 - 1.)
 // CHECK: stats 0 0 18446744073709551615 1000000 0
+// CHECK-NEXT: flags 0 1 0 1
 // CHECK: stats 1 1 0 0 5
+// CHECK-NEXT: flags 1 1 1 1
 // CHECK: stats 33 5 27 0 3
+// CHECK-NEXT: flags 1 0 0 0
 // CHECK: stats 1000 143 993 0 5
+// CHECK-NEXT: flags 1 0 1 0
 // CHECK: rows 4 4 3 4
 
 // Over x[0 .. n): how many exceed 2, the last position whose value
@@ -69,6 +77,51 @@ func.func @stats(%x: memref<?xf32>, %out: memref<3xindex>, %sum: memref<1xf32>) 
   memref.store %r#1, %out[%c1] : memref<3xindex>
   memref.store %r#2, %out[%c2] : memref<3xindex>
   memref.store %r#3, %sum[%c0] : memref<1xf32>
+  return
+}
+
+// Over x[0 .. n): whether any value exceeds 2, whether all exceed -3,
+// whether an odd number are positive, and the signed max of "exceeds 2"
+// (true is -1 as a signed i1, so that max is "all exceed 2").
+func.func @flags(%x: memref<?xf32>, %out: memref<4xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %false = arith.constant false
+  %true = arith.constant true
+  %two = arith.constant 2.0 : f32
+  %m3 = arith.constant -3.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %n = memref.dim %x, %c0 : memref<?xf32>
+  %r:4 = scf.parallel (%i) = (%c0) to (%n) step (%c1)
+      init (%false, %true, %false, %true) -> (i1, i1, i1, i1) {
+    %v = memref.load %x[%i] : memref<?xf32>
+    %big = arith.cmpf ogt, %v, %two : f32
+    %above = arith.cmpf ogt, %v, %m3 : f32
+    %pos = arith.cmpf ogt, %v, %zero : f32
+    scf.reduce(%big, %above, %pos, %big : i1, i1, i1, i1) {
+    ^bb0(%a: i1, %b: i1):
+      %t = arith.ori %a, %b : i1
+      scf.reduce.return %t : i1
+    }, {
+    ^bb0(%a: i1, %b: i1):
+      %t = arith.andi %a, %b : i1
+      scf.reduce.return %t : i1
+    }, {
+    ^bb0(%a: i1, %b: i1):
+      %t = arith.addi %a, %b : i1
+      scf.reduce.return %t : i1
+    }, {
+    ^bb0(%a: i1, %b: i1):
+      %t = arith.maxsi %a, %b : i1
+      scf.reduce.return %t : i1
+    }
+  }
+  memref.store %r#0, %out[%c0] : memref<4xi1>
+  memref.store %r#1, %out[%c1] : memref<4xi1>
+  memref.store %r#2, %out[%c2] : memref<4xi1>
+  memref.store %r#3, %out[%c3] : memref<4xi1>
   return
 }
 
@@ -116,6 +169,7 @@ func.func @main() {
     memref.store %w, %x[%i] : memref<?xf32>
   }
   %out = memref.alloc() : memref<3xindex>
+  %flagsOut = memref.alloc() : memref<4xi1>
   %sum = memref.alloc() : memref<1xf32>
   %lengths = arith.constant dense<[0, 1, 33, 1000]> : vector<4xindex>
   %c4 = arith.constant 4 : index
@@ -138,6 +192,15 @@ func.func @main() {
     vector.print %c : index punctuation <no_punctuation>
     vector.print str " "
     vector.print %s : f32
+    func.call @flags(%v, %flagsOut) : (memref<?xf32>, memref<4xi1>) -> ()
+    vector.print str "flags "
+    scf.for %k = %c0 to %c4 step %c1 {
+      %f = memref.load %flagsOut[%k] : memref<4xi1>
+      %fi = arith.extui %f : i1 to i32
+      vector.print %fi : i32 punctuation <no_punctuation>
+      vector.print str " "
+    }
+    vector.print str "\n"
   }
   // 4 rows of 9: row r holds x[9 r .. 9 r + 9).
   %c4r = arith.constant 4 : index

@@ -17,10 +17,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SetVector.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/Inliner.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::threadbind {
 #define GEN_PASS_DEF_INLINELOOPCALLSPASS

@@ -89,22 +89,17 @@ static void forEachOutermostLoop(ModuleOp module,
   });
 }
 
-/// Whether `region`, a combiner of index or i1 values, is one integer op
-/// of the kinds the block combine knows (add, mul, and, or, xor, min, max)
-/// on its two arguments: the same op on a wider integer, the result cast
-/// back, combines the same way.
-static bool isIntegerKindCombiner(Region &region) {
-  Block &body = region.front();
-  if (body.getOperations().size() != 2)
-    return false;
-  Operation &op = body.front();
-  if (!isa<arith::AddIOp, arith::MulIOp, arith::AndIOp, arith::OrIOp,
-           arith::XOrIOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
-           arith::MinUIOp>(op))
-    return false;
-  return llvm::is_contained(op.getOperands(), body.getArgument(0)) &&
-         llvm::is_contained(op.getOperands(), body.getArgument(1)) &&
-         body.getTerminator()->getOperand(0) == op.getResult(0);
+/// The combiner op of `region`, a combiner of index or i1 values, when it
+/// is one integer op of the kinds the block combine knows (add, mul, and,
+/// or, xor, min, max) on its two arguments: the same op on a wider integer,
+/// the result cast back, combines the same way. Null otherwise.
+static Operation *getIntegerKindCombiner(Region &region) {
+  Operation *op = getArgumentCombiner(region.front());
+  return isa_and_nonnull<arith::AddIOp, arith::MulIOp, arith::AndIOp,
+                         arith::OrIOp, arith::XOrIOp, arith::MaxSIOp,
+                         arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op)
+             ? op
+             : nullptr;
 }
 
 /// The type an index or i1 reduction combines in (i64, i8), or null for a
@@ -151,11 +146,12 @@ static bool reduceInWiderType(RewriterBase &rewriter, scf::ParallelOp loop) {
   for (unsigned i = 0; i < loop.getNumResults(); ++i) {
     Type narrow = loop.getResult(i).getType();
     Type wider = getWiderReductionType(narrow);
-    if (!wider || !isIntegerKindCombiner(reduce.getReductions()[i]))
+    Operation *kind =
+        wider ? getIntegerKindCombiner(reduce.getReductions()[i]) : nullptr;
+    if (!kind)
       continue;
     changed = true;
     Block &combiner = reduce.getReductions()[i].front();
-    Operation *kind = &combiner.front();
     rewriter.setInsertionPoint(loop);
     Value init =
         castToWider(rewriter, loc, loop.getInitVals()[i], wider, kind);

@@ -108,6 +108,18 @@ classifyCombiner(Operation *op, Type type) {
       .Default(std::nullopt);
 }
 
+Operation *reductions::getArgumentCombiner(Block &body) {
+  Operation *combiner = &body.front();
+  auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());
+  if (!yield || combiner->getNumOperands() != 2 ||
+      combiner->getNumResults() != 1 ||
+      yield.getResult() != combiner->getResult(0))
+    return nullptr;
+  Value a = body.getArgument(0), b = body.getArgument(1);
+  Value x = combiner->getOperand(0), y = combiner->getOperand(1);
+  return (x == a && y == b) || (x == b && y == a) ? combiner : nullptr;
+}
+
 /// Checks that `loop` is a reduction this pass maps and describes each of
 /// its results. Errors at the offending op otherwise; never changes the IR.
 FailureOr<SmallVector<Reduction>>
@@ -131,16 +143,8 @@ reductions::analyzeReduction(scf::ParallelOp loop) {
                 "i8, i16, i32 and i64, and index and i1 with an integer "
                 "combiner (addi, muli, andi, ori, xori, min, max)";
     Block &body = region.front();
-    Operation *combiner = &body.front();
-    auto yield = dyn_cast_or_null<scf::ReduceReturnOp>(combiner->getNextNode());
     std::optional<std::pair<gpu::AllReduceOperation, TypedAttr>> kind;
-    if (yield && combiner->getNumOperands() == 2 &&
-        combiner->getNumResults() == 1 &&
-        yield.getResult() == combiner->getResult(0) &&
-        ((combiner->getOperand(0) == body.getArgument(0) &&
-          combiner->getOperand(1) == body.getArgument(1)) ||
-         (combiner->getOperand(0) == body.getArgument(1) &&
-          combiner->getOperand(1) == body.getArgument(0))))
+    if (Operation *combiner = getArgumentCombiner(body))
       kind = classifyCombiner(combiner, type);
     SetVector<Value> captured;
     getUsedValuesDefinedAbove(region, captured);

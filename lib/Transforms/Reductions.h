@@ -66,6 +66,11 @@ struct Partial {
 /// offending op otherwise; never changes the IR.
 FailureOr<SmallVector<Reduction>> analyzeReduction(scf::ParallelOp loop);
 
+/// The one op of the combiner block `body` when it applies to the block's
+/// two arguments (in either order) and is yielded; null otherwise (a
+/// region of several ops, an op that takes other values).
+Operation *getArgumentCombiner(Block &body);
+
 /// What the host does with `loop`'s results, which the reduction's last
 /// kernel does instead: the pure ops computed from them (with values
 /// defined before the loop, or constants) and the memref.stores of those

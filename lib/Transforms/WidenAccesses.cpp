@@ -111,22 +111,28 @@ bool matchLaneStart(Value v, Value lane, scf::ForOp loop, Value &rest) {
   return false;
 }
 
+/// Whether `v` is blockIdx * blockDim + threadIdx along launch dimension
+/// `dim` (0 for x, 1 for y): the thread's position in the grid.
+bool isGridPosition(Value v, gpu::LaunchOp launch, unsigned dim) {
+  auto pick = [&](const gpu::KernelDim3 &d) { return dim == 0 ? d.x : d.y; };
+  Value b = pick(launch.getBlockIds()), t = pick(launch.getThreadIds());
+  Value bd = pick(launch.getBlockSize());
+  auto a = v.getDefiningOp<arith::AddIOp>();
+  return a && ((isProduct(a.getLhs(), b, bd) && a.getRhs() == t) ||
+               (isProduct(a.getRhs(), b, bd) && a.getLhs() == t));
+}
+
 /// Whether `loop` is a grid-stride loop along launch dimension `dim` (0 for
 /// x, 1 for y): from [base +] blockIdx * blockDim + threadIdx by
 /// gridDim * blockDim.
 std::optional<LaneLoop> matchGridStride(scf::ForOp loop, gpu::LaunchOp launch,
                                         unsigned dim) {
   auto pick = [&](const gpu::KernelDim3 &v) { return dim == 0 ? v.x : v.y; };
-  Value b = pick(launch.getBlockIds()), t = pick(launch.getThreadIds());
   Value bd = pick(launch.getBlockSize()), gd = pick(launch.getGridSize());
   if (!isProduct(loop.getStep(), gd, bd))
     return std::nullopt;
   auto global = [&](Value v) -> Value {
-    auto a = v.getDefiningOp<arith::AddIOp>();
-    if (a && ((isProduct(a.getLhs(), b, bd) && a.getRhs() == t) ||
-              (isProduct(a.getRhs(), b, bd) && a.getLhs() == t)))
-      return v;
-    return {};
+    return isGridPosition(v, launch, dim) ? v : Value();
   };
   Value lb = loop.getLowerBound();
   if (Value lane = global(lb))
@@ -281,11 +287,7 @@ bool isCoverGuard(Operation *op, gpu::LaunchOp launch, CoverLaunch &cover) {
   if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
       launch.getBody().isAncestor(cmp.getRhs().getParentRegion()))
     return false;
-  auto add = cmp.getLhs().getDefiningOp<arith::AddIOp>();
-  Value b = launch.getBlockIds().x, t = launch.getThreadIds().x;
-  Value bd = launch.getBlockSize().x;
-  if (!add || !((isProduct(add.getLhs(), b, bd) && add.getRhs() == t) ||
-                (isProduct(add.getRhs(), b, bd) && add.getLhs() == t)))
+  if (!isGridPosition(cmp.getLhs(), launch, 0))
     return false;
   // The loop made from the guard takes the position as its induction
   // variable: no other value the body takes from outside may depend on it.
@@ -507,33 +509,33 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
   return plan;
 }
 
-/// The call asking the host for the resident blocks (kMaxResidentBlocksFn)
-/// that `gridX`, a launch's x grid size, is capped by; null where the cap
-/// is static or there is none.
-Operation *findResidentBlocksQuery(Value gridX) {
+/// Whether `op` asks the host for the resident blocks
+/// (kMaxResidentBlocksFn), a query that only reads the device's properties.
+bool isResidentBlocksQuery(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && call.getCallee() == kMaxResidentBlocksFn;
+}
+
+/// Whether `gridX`, a launch's x grid size, is capped by the resident
+/// blocks the host reports (not by a static max-blocks, or nothing).
+bool isCappedByResidentBlocks(Value gridX) {
   SetVector<Operation *> slice;
   BackwardSliceOptions options;
   options.inclusive = true;
   if (Operation *def = gridX.getDefiningOp())
     (void)getBackwardSlice(def, &slice, options);
-  for (Operation *op : slice)
-    if (auto call = dyn_cast<func::CallOp>(op);
-        call && call.getCallee() == kMaxResidentBlocksFn)
-      return call;
-  return nullptr;
+  return llvm::any_of(slice, isResidentBlocksQuery);
 }
 
 /// Erases `op` if nothing uses it, and then the ops that computed its
 /// operands, as they become unused: pure ops, and the resident-blocks
-/// query, which only reads the device's properties.
+/// query.
 void eraseDeadHostChain(RewriterBase &rewriter, Operation *op) {
   SmallVector<Operation *> work = {op};
   while (!work.empty()) {
     Operation *next = work.pop_back_val();
-    if (!next || !next->use_empty())
-      continue;
-    auto call = dyn_cast<func::CallOp>(next);
-    if (!isPure(next) && !(call && call.getCallee() == kMaxResidentBlocksFn))
+    if (!next || !next->use_empty() ||
+        !(isPure(next) || isResidentBlocksQuery(next)))
       continue;
     for (Value operand : next->getOperands())
       work.push_back(operand.getDefiningOp());
@@ -709,8 +711,7 @@ void Widener::shrinkGrid() {
   Value oldX = launch.getGridSizeX();
   Value wanted = atLeastOne(ceilDiv(vectors, launch.getBlockSizeX()));
   auto rows = dyn_cast<scf::ForOp>(plan.gridOwner);
-  Operation *residentQuery = findResidentBlocksQuery(oldX);
-  if (rows == loop && residentQuery) {
+  if (rows == loop && isCappedByResidentBlocks(oldX)) {
     // A vector a thread outruns a resident grid looping over vectors: on
     // an H200 in one run, a vector add of 2^28 floats took 0.781 ms on
     // the resident grid (1056 blocks), 0.759 ms on 16 times that and

@@ -117,6 +117,9 @@ class Program:
 _FILES = ("program.so", "program.manifest.json", "bound.mlir", "kernels.ptx",
           "kernels.cubin")
 _DIAGNOSTICS = "diagnostics.txt"
+# What a cache entry, or a compilation's scratch folder, holds: the files,
+# the text of a source given as text, and the diagnostics.
+_ENTRY_FILES = (*_FILES, "input.mlir", _DIAGNOSTICS)
 
 
 def open_program(directory):
@@ -202,7 +205,7 @@ def _cached_program(entry):
     return program
 
 
-def _store(root, entry, work, diagnostics):
+def _store(root, entry, work):
     """Copies the compilation in `work` into the cache as `entry`; another
     process's entry of the same key wins. A cache that cannot be written
     costs the caching, not the compilation."""
@@ -213,10 +216,9 @@ def _store(root, entry, work, diagnostics):
     except OSError:
         return
     try:
-        for name in (*_FILES, "input.mlir"):
+        for name in _ENTRY_FILES:
             if (work / name).exists():
                 shutil.copy2(work / name, fresh / name)
-        (fresh / _DIAGNOSTICS).write_text(diagnostics)
         # The remains of an entry (a disk that filled, a file deleted by
         # hand) make way; a whole one, another process's, stays.
         if entry.exists() and _cached_program(entry) is None:
@@ -294,7 +296,7 @@ def compile(source_or_path, chip=None, output_dir=None, **pass_options):
                                      dir=target) as scratch:
         work = Path(scratch)
         if hit:
-            for name in (*_FILES, "input.mlir", _DIAGNOSTICS):
+            for name in _ENTRY_FILES:
                 if (entry / name).exists():
                     shutil.copy2(entry / name, work / name)
         else:
@@ -311,13 +313,13 @@ def compile(source_or_path, chip=None, output_dir=None, **pass_options):
                     text_file.write_text(text)
             _compile_into(compiler, source or text_file, flags, work)
             if entry is not None:
-                _store(root, entry, work, (work / _DIAGNOSTICS).read_text())
+                _store(root, entry, work)
                 if output_dir is None:
                     stored = _cached_program(entry)
                     if stored is not None:
                         stored.cached = False
                         return stored
-        for name in (*_FILES, "input.mlir", _DIAGNOSTICS):
+        for name in _ENTRY_FILES:
             made = work / name
             if made.exists():
                 os.replace(made, target / name)

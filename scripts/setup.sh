@@ -17,7 +17,7 @@ threadbind_packages=(
   cmake ninja-build g++ python3
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libgtest-dev
-  python3-numpy python3-pytest
+  python3-numpy python3-pytest python3-jsonschema
 )
 
 threadbind_install_missing() {

@@ -252,7 +252,9 @@ TEST(DescribeHostValueTest, ExpressionsOverFunctionArguments) {
   context.loadDialect<arith::ArithDialect, func::FuncDialect,
                       memref::MemRefDialect>();
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
-func.func @f(%a: memref<?x?xf32>, %n: index) -> (index, index, index) {
+func.func private @host_only(index) -> index
+func.func @f(%a: memref<?x?xf32>, %n: index)
+    -> (index, index, index, i1, index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c256 = arith.constant 256 : index
@@ -261,18 +263,49 @@ func.func @f(%a: memref<?x?xf32>, %n: index) -> (index, index, index) {
   %g = arith.ceildivui %e, %c256 : index
   %h = arith.muli %g, %n : index
   %s = arith.addi %h, %c1 : index
-  return %g, %s, %c256 : index, index, index
+  %lt = arith.cmpi ult, %n, %d : index
+  %t = arith.constant true
+  %both = arith.andi %lt, %t : i1
+  %q = call @host_only(%n) : (index) -> index
+  %m = arith.minsi %q, %c256 : index
+  return %g, %s, %c256, %both, %m : index, index, index, i1, index
 }
 )mlir",
                                                              &context);
   ASSERT_TRUE(module);
   auto func = *module->getOps<func::FuncOp>().begin();
+  for (auto candidate : module->getOps<func::FuncOp>())
+    if (!candidate.isDeclaration())
+      func = candidate;
   Operation *ret = func.getBody().front().getTerminator();
-  EXPECT_EQ(describeHostValue(ret->getOperand(0)),
-            "ceildiv(max(dim(arg0, 1), 0), 256)");
-  EXPECT_EQ(describeHostValue(ret->getOperand(1)),
-            "((ceildiv(max(dim(arg0, 1), 0), 256) * arg1) + 1)");
-  EXPECT_EQ(describeHostValue(ret->getOperand(2)), "256");
+  auto json = [](const LaunchExpr &e) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    e.writeJson(os);
+    return text;
+  };
+  LaunchExpr grid = describeHostValue(ret->getOperand(0));
+  EXPECT_EQ(grid.str(), "ceildivu(max(dim(arg0, 1), 0), 256)");
+  EXPECT_EQ(json(grid), R"({"op":"ceildivu","args":[{"op":"max","args":)"
+                        R"([{"dim":[0,1]},0]},256]})");
+  EXPECT_TRUE(grid.isComputable());
+  EXPECT_EQ(describeHostValue(ret->getOperand(1)).str(),
+            "((ceildivu(max(dim(arg0, 1), 0), 256) * arg1) + 1)");
+  LaunchExpr constant = describeHostValue(ret->getOperand(2));
+  EXPECT_TRUE(constant.isConstant());
+  EXPECT_EQ(json(constant), "256");
+  // An i1 true is 1, not -1; logical and is "and".
+  LaunchExpr condition = describeHostValue(ret->getOperand(3));
+  EXPECT_EQ(json(condition), R"({"op":"and","args":[{"op":"ltu","args":)"
+                             R"([{"arg":1},{"dim":[0,1]}]},1]})");
+  // A value only the host function computes stays opaque, and so does
+  // everything built on it.
+  LaunchExpr opaque = describeHostValue(ret->getOperand(4));
+  EXPECT_FALSE(opaque.isComputable());
+  ASSERT_NE(opaque.findOpaque(), nullptr);
+  EXPECT_EQ(opaque.findOpaque()->name, "host_only(arg1)");
+  EXPECT_EQ(json(opaque),
+            R"j({"op":"min","args":[{"opaque":"host_only(arg1)"},256]})j");
 }
 
 /// A context that can run every stage of a compilation.

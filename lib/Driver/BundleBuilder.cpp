@@ -87,11 +87,7 @@ static std::optional<int> elementTypeOf(Type type) {
   return std::nullopt;
 }
 
-/// How `memref` (a function argument) is used: loads read, stores write,
-/// views are followed, and so are calls into functions `symbols` finds
-/// defined (a helper that only reads its argument does not make it
-/// written); anything else counts as both.
-static int accessOf(Value memref, SymbolTableCollection &symbols) {
+int threadbind::getMemRefAccess(Value memref, SymbolTableCollection &symbols) {
   int access = 0;
   SmallVector<Value> worklist = {memref};
   llvm::SmallPtrSet<void *, 8> followed;
@@ -190,7 +186,7 @@ threadbind::collectBundleEntries(ModuleOp module) {
         for (int64_t &size : a.shape)
           if (ShapedType::isDynamic(size))
             size = -1;
-        a.access = accessOf(arg, symbols);
+        a.access = getMemRefAccess(arg, symbols);
         elementType = memref.getElementType();
         FailureOr<std::optional<int64_t>> paddedTo =
             getPaddedTo(func, arg.getArgNumber());

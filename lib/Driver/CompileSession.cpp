@@ -243,11 +243,10 @@ static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
 /// constant.
 static int64_t getBlockThreads(const KernelManifest &kernel) {
   int64_t total = 1;
-  for (const std::string &extent : kernel.block) {
-    int64_t n;
-    if (StringRef(extent).getAsInteger(10, n))
+  for (const LaunchExpr &extent : kernel.block) {
+    if (!extent.isConstant())
       return -1;
-    total *= n;
+    total *= extent.value;
   }
   return total;
 }
@@ -367,6 +366,8 @@ private:
   std::vector<BundleEntry> entries;
   OwningOpRef<ModuleOp> reference;
   std::vector<KernelManifest> kernels;
+  std::vector<HostFunctionManifest> hostFunctions;
+  ArgumentAccess argumentAccess;
 };
 } // namespace
 
@@ -508,6 +509,7 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   if (failed(runStage(outlinePm, "Outline")))
     return failure();
   kernels = collectKernelManifests(module, gridPolicies);
+  hostFunctions = collectHostFunctions(module, kernels, argumentAccess);
   if (request.emit == EmitKind::Bundle &&
       failed(verifyHostCodeLeavesDataAlone(module)))
     return failure();
@@ -588,6 +590,7 @@ LogicalResult Compilation::run(CompileResult &result) {
   stripPm.addPass(createBufferizeEntriesPass());
   if (failed(stripPm.run(module)))
     return failure();
+  argumentAccess = collectArgumentAccess(module);
   // A bundle's caller is the program that loads it: a test driver `main`,
   // which may print, is not an entry and is left out of it, unless another
   // function calls it (then it is a helper).
@@ -620,7 +623,7 @@ LogicalResult Compilation::run(CompileResult &result) {
     return failure();
   if (request.keepManifest) {
     llvm::raw_string_ostream os(result.manifest);
-    writeManifest(os, kernels, request.sourceName, chip.name,
+    writeManifest(os, kernels, hostFunctions, request.sourceName, chip.name,
                   chip.getPtxVersionString(), entries);
   }
   return success();

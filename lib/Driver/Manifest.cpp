@@ -28,163 +28,6 @@
 using namespace mlir;
 using namespace mlir::threadbind;
 
-/// Expressions deeper than this are abbreviated; a grid computation is a
-/// handful of ops.
-static constexpr unsigned kMaxDescribeDepth = 24;
-
-static std::string describe(Value value, unsigned depth) {
-  if (depth > kMaxDescribeDepth)
-    return "...";
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      return llvm::formatv("arg{0}", arg.getArgNumber());
-    return "<block argument>";
-  }
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return std::to_string(constant.getSExtValue());
-  Operation *op = value.getDefiningOp();
-  auto sub = [&](unsigned i) { return describe(op->getOperand(i), depth + 1); };
-  auto call = [&](StringRef name) {
-    return llvm::formatv("{0}({1}, {2})", name, sub(0), sub(1)).str();
-  };
-  auto infix = [&](StringRef symbol) {
-    return llvm::formatv("({0} {1} {2})", sub(0), symbol, sub(1)).str();
-  };
-  if (auto dim = dyn_cast<memref::DimOp>(op)) {
-    std::optional<int64_t> index = dim.getConstantIndex();
-    return llvm::formatv("dim({0}, {1})", describe(dim.getSource(), depth + 1),
-                         index ? std::to_string(*index)
-                               : describe(dim.getIndex(), depth + 1));
-  }
-  if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(op)) {
-    // The parts of a host function's view: what launch_ptx reads off the
-    // array it is given.
-    std::string source = describe(metadata.getSource(), depth + 1);
-    auto result = cast<OpResult>(value);
-    unsigned rank = metadata.getSizes().size();
-    unsigned number = result.getResultNumber();
-    if (number == 0)
-      return source;
-    if (number == 1)
-      return llvm::formatv("offset({0})", source).str();
-    if (number < 2 + rank)
-      return llvm::formatv("dim({0}, {1})", source, number - 2).str();
-    return llvm::formatv("stride({0}, {1})", source, number - 2 - rank).str();
-  }
-  if (auto view = dyn_cast<memref::ReinterpretCastOp>(op)) {
-    // A view rebuilt from the parts of another, with some strides made
-    // static (threadbind-version-unit-strides, under a condition that says
-    // they hold): the same memory, sizes and offset as the original.
-    // Canonicalization takes the view of the original rather than of its
-    // base buffer: find the parts among the operands.
-    memref::ExtractStridedMetadataOp metadata;
-    for (Value operand : view->getOperands())
-      if (auto parts =
-              operand.getDefiningOp<memref::ExtractStridedMetadataOp>())
-        metadata = parts;
-    // Each of the view's parts is the original's, or a constant.
-    auto sameOrFixed = [](ArrayRef<OpFoldResult> mine, ValueRange theirs) {
-      return mine.size() == theirs.size() &&
-             llvm::all_of(llvm::zip(mine, theirs), [](auto pair) {
-               auto [part, original] = pair;
-               return isa<Attribute>(part) || cast<Value>(part) == original;
-             });
-    };
-    if (metadata &&
-        (view.getSource() == metadata.getBaseBuffer() ||
-         view.getSource() == metadata.getSource()) &&
-        sameOrFixed(view.getMixedOffsets(), metadata.getOffset()) &&
-        sameOrFixed(view.getMixedSizes(), metadata.getSizes()) &&
-        sameOrFixed(view.getMixedStrides(), metadata.getStrides()))
-      return describe(metadata.getSource(), depth + 1);
-  }
-  if (isa<arith::AndIOp, arith::OrIOp>(op) &&
-      op->getResult(0).getType().isInteger(1))
-    return infix(isa<arith::AndIOp>(op) ? "&&" : "||");
-  if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
-    // Device scratch the host function allocates, such as a reduction's
-    // per-block results: a caller launching the PTX allocates it itself.
-    std::string sizes;
-    llvm::raw_string_ostream os(sizes);
-    llvm::interleaveComma(alloc.getDynamicSizes(), os, [&](Value v) {
-      os << describe(v, depth + 1);
-    });
-    return llvm::formatv("device_scratch({0}{1}{2})",
-                         alloc.getType().getElementType(),
-                         sizes.empty() ? "" : ", ", sizes)
-        .str();
-  }
-  if (auto callOp = dyn_cast<func::CallOp>(op)) {
-    std::string args;
-    llvm::raw_string_ostream os(args);
-    llvm::interleaveComma(callOp.getOperands(), os, [&](Value v) {
-      os << describe(v, depth + 1);
-    });
-    // threadbind-version-read-only-launches' test: whether two memref
-    // arguments' bytes are disjoint.
-    Operation *callee =
-        SymbolTable::lookupNearestSymbolFrom(op, callOp.getCalleeAttr());
-    if (callee && callee->hasAttr(kDisjointHelperAttr))
-      return llvm::formatv("disjoint({0})", args);
-    return llvm::formatv("{0}({1})", callOp.getCallee(), args);
-  }
-  if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
-    // A string global, such as the kernel name of a bound grid query.
-    auto global = dyn_cast_or_null<LLVM::GlobalOp>(
-        SymbolTable::lookupNearestSymbolFrom(op, address.getGlobalNameAttr()));
-    if (auto text = global ? dyn_cast_or_null<StringAttr>(global.getValueOrNull())
-                           : StringAttr())
-      return ("\"" + text.getValue().rtrim('\0') + "\"").str();
-  }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(op))
-    return sub(0);
-  if (isa<arith::AddIOp>(op))
-    return infix("+");
-  if (isa<arith::SubIOp>(op))
-    return infix("-");
-  if (isa<arith::MulIOp>(op))
-    return infix("*");
-  if (isa<arith::DivUIOp, arith::DivSIOp>(op))
-    return infix("/");
-  if (isa<arith::RemUIOp, arith::RemSIOp>(op))
-    return infix("%");
-  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(op))
-    return call("ceildiv");
-  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    switch (cmp.getPredicate()) {
-    case arith::CmpIPredicate::eq:
-      return infix("==");
-    case arith::CmpIPredicate::ne:
-      return infix("!=");
-    case arith::CmpIPredicate::slt:
-    case arith::CmpIPredicate::ult:
-      return infix("<");
-    case arith::CmpIPredicate::sle:
-    case arith::CmpIPredicate::ule:
-      return infix("<=");
-    case arith::CmpIPredicate::sgt:
-    case arith::CmpIPredicate::ugt:
-      return infix(">");
-    case arith::CmpIPredicate::sge:
-    case arith::CmpIPredicate::uge:
-      return infix(">=");
-    }
-  }
-  if (isa<arith::SelectOp>(op))
-    return llvm::formatv("select({0}, {1}, {2})", sub(0), sub(1), sub(2));
-  if (isa<arith::MinUIOp, arith::MinSIOp>(op))
-    return call("min");
-  if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
-    return call("max");
-  return ("<" + op->getName().getStringRef() + ">").str();
-}
-
-std::string threadbind::describeHostValue(Value value) {
-  return describe(value, 0);
-}
-
 /// The PTX parameter type NVPTX gives a scalar of `type`.
 static std::string ptxTypeOf(Type type) {
   if (isa<IndexType>(type))
@@ -230,26 +73,27 @@ threadbind::collectKernelManifests(ModuleOp module,
 
     for (unsigned i = 0, e = launch.getNumKernelOperands(); i < e; ++i) {
       Value operand = launch.getKernelOperand(i);
-      std::string source = describeHostValue(operand);
       std::string mlirType = llvm::to_string(operand.getType());
       auto add = [&](StringRef ptxType, StringRef field,
-                     std::optional<unsigned> dim) {
-        k.params.push_back(
-            {ptxType.str(), i, field.str(), dim, mlirType, source});
+                     std::optional<unsigned> dim, LaunchExpr source) {
+        k.params.push_back({ptxType.str(), i, field.str(), dim, mlirType,
+                            std::move(source)});
       };
       if (auto memref = dyn_cast<MemRefType>(operand.getType())) {
         // The MLIR memref descriptor, expanded into scalars by the NVVM
         // lowering: two pointers, an offset, then sizes and strides.
-        add("u64", "allocated_ptr", std::nullopt);
-        add("u64", "aligned_ptr", std::nullopt);
-        add("u64", "offset", std::nullopt);
+        HostMemRefExpr fields = describeHostMemRef(operand);
+        add("u64", "allocated_ptr", std::nullopt, fields.base);
+        add("u64", "aligned_ptr", std::nullopt, fields.base);
+        add("u64", "offset", std::nullopt, fields.offset);
         for (unsigned d = 0; d < memref.getRank(); ++d)
-          add("u64", "size", d);
+          add("u64", "size", d, fields.sizes[d]);
         for (unsigned d = 0; d < memref.getRank(); ++d)
-          add("u64", "stride", d);
+          add("u64", "stride", d, fields.strides[d]);
         continue;
       }
-      add(ptxTypeOf(operand.getType()), "", std::nullopt);
+      add(ptxTypeOf(operand.getType()), "", std::nullopt,
+          describeHostValue(operand));
     }
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
@@ -261,24 +105,28 @@ threadbind::collectKernelManifests(ModuleOp module,
     k.block[1] = describeHostValue(block.y);
     k.block[2] = describeHostValue(block.z);
     Value smem = launch.getDynamicSharedMemorySize();
-    k.dynamicSharedMemory = smem ? describeHostValue(smem) : "0";
+    if (smem)
+      k.dynamicSharedMemory = describeHostValue(smem);
     // The conditions of the ifs around the launch, such as the non-empty
-    // extent a padded kernel needs.
-    SmallVector<std::string> conditions;
+    // extent a padded kernel needs, outermost first. A launch in anything
+    // else (a loop) happens a number of times only the host function knows.
+    std::vector<LaunchExpr> conditions;
     for (Operation *parent = launch->getParentOp();
          parent && !isa<FunctionOpInterface>(parent);
          parent = parent->getParentOp()) {
       auto ifOp = dyn_cast<scf::IfOp>(parent);
       if (!ifOp) {
-        conditions.push_back("<" + parent->getName().getStringRef().str() +
-                             ">");
+        conditions.push_back(LaunchExpr::opaque(
+            ("<" + parent->getName().getStringRef() + ">").str()));
         continue;
       }
-      std::string condition = describeHostValue(ifOp.getCondition());
+      LaunchExpr condition = describeHostValue(ifOp.getCondition());
       bool inElse = ifOp.getElseRegion().isAncestor(launch->getParentRegion());
-      conditions.push_back(inElse ? "!" + condition : condition);
+      conditions.push_back(inElse ? LaunchExpr::op("not", {condition})
+                                  : condition);
     }
-    k.launchIf = llvm::join(llvm::reverse(conditions), " && ");
+    std::reverse(conditions.begin(), conditions.end());
+    k.launchIf = conjunction(std::move(conditions));
     kernels.push_back(std::move(k));
   });
   if (gridPolicies.size() == kernels.size())
@@ -287,12 +135,130 @@ threadbind::collectKernelManifests(ModuleOp module,
   return kernels;
 }
 
-/// A number when the expression is one, otherwise the expression.
-static llvm::json::Value jsonExpr(StringRef expr) {
-  int64_t number;
-  if (!expr.getAsInteger(10, number))
-    return number;
-  return expr.str();
+/// Why a caller of the PTX cannot compute what `kernel` needs from the
+/// arguments alone, or "" when it can.
+static std::string getOpaquePart(const KernelManifest &kernel) {
+  auto check = [&](const LaunchExpr &e, StringRef what) -> std::string {
+    if (const LaunchExpr *opaque = e.findOpaque())
+      return ("kernel '" + kernel.name + "' needs " + opaque->name + " for " +
+              what)
+          .str();
+    return "";
+  };
+  std::string why = check(kernel.launchIf, "its launch condition");
+  for (unsigned d = 0; d < 3 && why.empty(); ++d) {
+    why = check(kernel.grid[d], "its grid");
+    if (why.empty())
+      why = check(kernel.block[d], "its block");
+  }
+  if (why.empty())
+    why = check(kernel.dynamicSharedMemory, "its shared memory");
+  for (const KernelParam &param : kernel.params) {
+    if (!why.empty())
+      break;
+    bool pointer =
+        param.field == "allocated_ptr" || param.field == "aligned_ptr";
+    if (pointer && param.source.kind != LaunchExpr::Kind::Argument)
+      why = check(param.source, "a memref parameter");
+    if (why.empty())
+      why = check(param.source, "a parameter");
+  }
+  return why;
+}
+
+/// Whether `op`, in a host function, is part of launching kernels: the
+/// launch itself, the ifs around it, the queries and tests its quantities
+/// call, and ops without side effects.
+static bool isLaunchCode(Operation *op) {
+  if (isa<gpu::LaunchFuncOp, func::ReturnOp, scf::IfOp, scf::YieldOp>(op))
+    return true;
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    StringRef callee = call.getCallee();
+    if (callee == "threadbind_max_resident_blocks" ||
+        callee == "threadbind_kernel_resident_blocks")
+      return true;
+    Operation *function =
+        SymbolTable::lookupNearestSymbolFrom(op, call.getCalleeAttr());
+    return function && function->hasAttr(kDisjointHelperAttr);
+  }
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
+ArgumentAccess threadbind::collectArgumentAccess(ModuleOp module) {
+  ArgumentAccess access;
+  SymbolTableCollection symbols;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    SmallVector<int> &flags = access[func.getName()];
+    for (BlockArgument arg : func.getArguments())
+      flags.push_back(isa<MemRefType>(arg.getType())
+                          ? getMemRefAccess(arg, symbols)
+                          : 0);
+  }
+  return access;
+}
+
+std::vector<HostFunctionManifest>
+threadbind::collectHostFunctions(ModuleOp module,
+                                 ArrayRef<KernelManifest> kernels,
+                                 const ArgumentAccess &access) {
+  std::vector<HostFunctionManifest> functions;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto launching = llvm::make_filter_range(
+        kernels, [&](const KernelManifest &k) {
+          return k.hostFunction == func.getName();
+        });
+    if (func.isDeclaration() || launching.empty())
+      continue;
+    HostFunctionManifest f;
+    f.name = func.getName().str();
+    for (BlockArgument arg : func.getArguments()) {
+      HostArgument a;
+      a.mlirType = llvm::to_string(arg.getType());
+      Type element = arg.getType();
+      if (auto memref = dyn_cast<MemRefType>(arg.getType())) {
+        a.isMemRef = true;
+        element = memref.getElementType();
+        llvm::append_range(a.shape, memref.getShape());
+        // Unknown (a function the mapping made) counts as both.
+        auto flags = access.find(func.getName());
+        a.access = flags != access.end() &&
+                           arg.getArgNumber() < flags->second.size()
+                       ? flags->second[arg.getArgNumber()]
+                       : THREADBIND_READ_WRITE;
+        if (!memref.getLayout().isIdentity()) {
+          a.strided = true;
+          if (failed(memref.getStridesAndOffset(a.strides, a.offset)) &&
+              f.notLaunchable.empty())
+            f.notLaunchable = "argument " + std::to_string(arg.getArgNumber()) +
+                              " has a layout that is not strided";
+        }
+      }
+      a.elementType = llvm::to_string(element);
+      f.arguments.push_back(std::move(a));
+    }
+    if (func.getNumResults() != 0)
+      f.notLaunchable = "it returns values";
+    for (const KernelManifest &kernel : launching) {
+      if (!f.notLaunchable.empty())
+        break;
+      f.notLaunchable = getOpaquePart(kernel);
+    }
+    if (f.notLaunchable.empty()) {
+      func.walk([&](Operation *op) {
+        if (op == func || isLaunchCode(op))
+          return WalkResult::advance();
+        f.notLaunchable = ("its host code does more than launch kernels: it "
+                           "has '" +
+                           op->getName().getStringRef() + "'")
+                              .str();
+        return WalkResult::interrupt();
+      });
+    }
+    functions.push_back(std::move(f));
+  }
+  return functions;
 }
 
 static StringRef elementTypeName(int code) {
@@ -312,37 +278,89 @@ static StringRef accessName(int access) {
   return "unknown";
 }
 
+/// Writes a static extent, or null for a dynamic one.
+static void writeExtent(llvm::json::OStream &j, int64_t value) {
+  if (ShapedType::isDynamic(value))
+    j.value(nullptr);
+  else
+    j.value(value);
+}
+
+static void writeFunction(llvm::json::OStream &j,
+                          const HostFunctionManifest &f) {
+  j.object([&] {
+    j.attribute("name", f.name);
+    j.attributeArray("arguments", [&] {
+      for (const HostArgument &a : f.arguments) {
+        j.object([&] {
+          j.attribute("kind", a.isMemRef ? "memref" : "scalar");
+          j.attribute("type", a.mlirType);
+          j.attribute("element_type", a.elementType);
+          if (!a.isMemRef)
+            return;
+          j.attributeArray("shape", [&] {
+            for (int64_t size : a.shape)
+              writeExtent(j, size);
+          });
+          if (a.strided) {
+            j.attributeArray("strides", [&] {
+              for (int64_t stride : a.strides)
+                writeExtent(j, stride);
+            });
+            j.attributeBegin("offset");
+            writeExtent(j, a.offset);
+            j.attributeEnd();
+          }
+          j.attribute("access", accessName(a.access));
+        });
+      }
+    });
+    j.attribute("launchable", f.notLaunchable.empty());
+    if (!f.notLaunchable.empty())
+      j.attribute("not_launchable", f.notLaunchable);
+  });
+}
+
 void threadbind::writeManifest(llvm::raw_ostream &os,
                                ArrayRef<KernelManifest> kernels,
+                               ArrayRef<HostFunctionManifest> functions,
                                StringRef input, StringRef chip,
                                StringRef ptxVersion,
                                ArrayRef<BundleEntry> entries) {
   llvm::json::OStream j(os, /*IndentSize=*/2);
+  auto tree = [&](StringRef key, const LaunchExpr &e) {
+    j.attributeBegin(key);
+    j.rawValue([&](llvm::raw_ostream &out) { e.writeJson(out); });
+    j.attributeEnd();
+  };
   j.object([&] {
-    j.attribute("threadbind_manifest_version", 1);
+    j.attribute("threadbind_manifest_version", kManifestVersion);
     j.attribute("input", input);
     j.attribute("chip", chip);
     j.attribute("ptx_version", ptxVersion);
+    j.attributeArray("functions", [&] {
+      for (const HostFunctionManifest &f : functions)
+        writeFunction(j, f);
+    });
     j.attributeArray("kernels", [&] {
       for (const KernelManifest &k : kernels) {
         j.object([&] {
           j.attribute("name", k.name);
           j.attribute("module", k.module);
           j.attribute("host_function", k.hostFunction);
-          j.attributeArray("block", [&] {
-            for (const std::string &e : k.block)
-              j.value(jsonExpr(e));
-          });
-          j.attributeArray("grid", [&] {
-            for (const std::string &e : k.grid)
-              j.value(jsonExpr(e));
-          });
+          auto trees = [&](StringRef key, ArrayRef<LaunchExpr> extents) {
+            j.attributeArray(key, [&] {
+              for (const LaunchExpr &e : extents)
+                j.rawValue([&](llvm::raw_ostream &out) { e.writeJson(out); });
+            });
+          };
+          trees("block", k.block);
+          trees("grid", k.grid);
           if (!k.gridPolicy.empty())
             j.attribute("grid_policy", k.gridPolicy);
-          if (!k.launchIf.empty())
-            j.attribute("launch_if", k.launchIf);
-          j.attribute("dynamic_shared_memory",
-                      jsonExpr(k.dynamicSharedMemory));
+          if (!k.launchIf.isConstant() || k.launchIf.value != 1)
+            tree("launch_if", k.launchIf);
+          tree("dynamic_shared_memory", k.dynamicSharedMemory);
           j.attributeArray("params", [&] {
             for (auto [position, param] : llvm::enumerate(k.params)) {
               // Lambdas cannot capture structured bindings in C++17.
@@ -357,7 +375,7 @@ void threadbind::writeManifest(llvm::raw_ostream &os,
                 if (p.dim)
                   j.attribute("dim", static_cast<int64_t>(*p.dim));
                 j.attribute("mlir_type", p.mlirType);
-                j.attribute("source", p.source);
+                tree("source", p.source);
               });
             }
           });

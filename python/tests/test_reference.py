@@ -107,27 +107,82 @@ def test_device_memory_is_refused_by_the_reference(bundle):
                               np.zeros(3, np.float32))
 
 
+def op(name, *args, **extra):
+    """A manifest operator node."""
+    return {"op": name, "args": list(args), **extra}
+
+
+DIM1 = {"dim": [1, 0]}
+
+
 def test_the_manifests_expressions():
     from threadbind._ptx import _Evaluator
     x = np.zeros(1000)
-    evaluate = _Evaluator([2.0, x, x], lambda threads, name: 132 * 8)
-    grid = ("min(max(min(min(max(ceildiv(max(dim(arg1, 0), 0), 256), 1), "
-            "threadbind_kernel_resident_blocks(256, \"axpy_kernel\")), "
-            "2147483647), 1), max(ceildiv(ceildiv(max(dim(arg1, 0), 0), 4), "
-            "256), 1))")
-    assert evaluate(grid) == 1  # 250 vectors fit one block of 256
-    assert evaluate("(dim(arg1, 0) > 0)") == 1
-    assert evaluate("(dim(arg1, 0) - 1000 > 0) || 0") == 0
+    evaluate = _Evaluator([2.0, x, x, 7], lambda threads, name: 132 * 8)
+    # The grid of a widened grid-stride loop: 250 vectors fit one block.
+    vectors = op("ceildivu", op("max", DIM1, 0), 4)
+    grid = op("min", op("max", op("min", op("ceildivu", vectors, 256),
+                                   op("resident_blocks", 256,
+                                      kernel="axpy_kernel")), 1),
+              2147483647)
+    assert evaluate(grid) == 1
+    assert evaluate(op("gt", DIM1, 0)) == 1
+    assert evaluate(op("or", op("gt", op("sub", DIM1, 1000), 0), 0)) == 0
     assert evaluate(256) == 256
-    with pytest.raises(threadbind.ThreadBindError, match="only the bundle"):
-        evaluate("device_scratch(f32, 4)")
+    assert evaluate({"arg": 3}) == 7
+    assert evaluate({"stride": [1, 0]}) == 1
+    assert evaluate({"offset": 1}) == 0
+    assert evaluate(op("select", op("not", 1), 5, 6)) == 6
+    # 64-bit arithmetic, signed and unsigned, rounding as the host does.
+    assert evaluate(op("div", -7, 2)) == -3
+    assert evaluate(op("rem", -7, 2)) == -1
+    assert evaluate(op("ceildiv", -7, 2)) == -3
+    assert evaluate(op("ceildiv", 7, 2)) == 4
+    assert evaluate(op("divu", -2, 2)) == (1 << 63) - 1
+    assert evaluate(op("ltu", 1, -1)) == 1
+    assert evaluate(op("lt", 1, -1)) == 0
+    assert evaluate(op("minu", -1, 3)) == 3
+    assert evaluate(op("add", (1 << 63) - 1, 1)) == -(1 << 63)
+    with pytest.raises(threadbind.ThreadBindError, match="division by zero"):
+        evaluate(op("ceildivu", DIM1, op("sub", DIM1, 1000)))
+    with pytest.raises(threadbind.ThreadBindError,
+                       match="only the host function computes"):
+        evaluate(op("min", {"opaque": "device_scratch(f32, 4)"}, 1))
+    with pytest.raises(threadbind.ThreadBindError, match="unknown manifest "
+                                                         "operator 'pow'"):
+        evaluate(op("pow", 2, 3))
+    with pytest.raises(threadbind.ThreadBindError, match="not a manifest "
+                                                         "expression"):
+        evaluate("dim(arg1, 0)")
+    with pytest.raises(threadbind.ThreadBindError, match="array where the "
+                                                         "manifest needs"):
+        evaluate({"arg": 1})
+    with pytest.raises(TypeError, match="refers to argument 9"):
+        evaluate({"arg": 9})
     # The resident-block queries answer 1 to 2^20, as the runtime's do: the
     # 32-bit index copies are proven for grids that size.
     huge = _Evaluator([2.0, x, x], lambda threads, name: 1 << 40)
-    assert huge("threadbind_max_resident_blocks(256)") == 1 << 20
-    assert huge('threadbind_kernel_resident_blocks(256, "k")') == 1 << 20
+    assert huge(op("resident_blocks", 256)) == 1 << 20
+    assert huge(op("resident_blocks", 256, kernel="k")) == 1 << 20
     none = _Evaluator([2.0, x, x], lambda threads, name: 0)
-    assert none("threadbind_max_resident_blocks(256)") == 1
+    assert none(op("resident_blocks", 256)) == 1
+
+
+def test_manifest_version_is_checked(program):
+    from threadbind._ptx import check_manifest_version, host_function
+    check_manifest_version(program.manifest)
+    with pytest.raises(threadbind.ThreadBindError,
+                       match="the manifest has version 1, this package "
+                             "reads version 2"):
+        check_manifest_version({"threadbind_manifest_version": 1})
+    assert host_function(program.manifest, "axpy")["launchable"]
+    with pytest.raises(threadbind.ThreadBindError, match="no kernel of host "
+                                                         "function 'nope'"):
+        host_function(program.manifest, "nope")
+    with pytest.raises(threadbind.ThreadBindError,
+                       match="total cannot be launched from its PTX: kernel "
+                             "'total_kernel' needs device_scratch"):
+        host_function(program.manifest, "total")
 
 
 def test_disjoint_compares_the_bytes_arrays_span():
@@ -146,14 +201,20 @@ def test_disjoint_compares_the_bytes_arrays_span():
     args = [four, after, inside, backwards, touching, overlapping, empty,
             rows, last, np.zeros(4, np.float32)]
     evaluate = _Evaluator(args, lambda t, n: 1)
-    assert evaluate("disjoint(arg0, arg1)") == 1
-    assert evaluate("disjoint(arg0, arg2)") == 0
-    assert evaluate("disjoint(arg3, arg4)") == 1
-    assert evaluate("disjoint(arg3, arg5)") == 0
-    assert evaluate("disjoint(arg0, arg6)") == 1
-    assert evaluate("disjoint(arg7, arg8)") == 0
-    assert evaluate("disjoint(arg9, arg9)") == 0
-    assert evaluate("(dim(arg0, 0) > 0) && !disjoint(arg0, arg2)") == 1
+
+    def disjoint(a, b):
+        return evaluate(op("disjoint", {"arg": a}, {"arg": b}))
+
+    assert disjoint(0, 1) == 1
+    assert disjoint(0, 2) == 0
+    assert disjoint(3, 4) == 1
+    assert disjoint(3, 5) == 0
+    assert disjoint(0, 6) == 1
+    assert disjoint(7, 8) == 0
+    assert disjoint(9, 9) == 0
+    assert evaluate(op("and", op("gt", {"dim": [0, 0]}, 0),
+                       op("not", op("disjoint", {"arg": 0},
+                                     {"arg": 2})))) == 1
 
 
 def test_kernel_arguments_need_device_memory(program):
@@ -473,25 +534,31 @@ def test_gpu_call_passes_device_views_in_place(program, monkeypatch):
 
 
 def test_kernel_arguments_pass_the_views_strides(program):
-    from threadbind._ptx import _Evaluator, kernel_arguments, strided_layout
+    from threadbind._ptx import (_Evaluator, expression_text, host_function,
+                                 kernel_arguments, strided_layout)
+
+    def condition(kernel):
+        """The launch condition as text, without its leading parentheses:
+        the outermost if's condition comes first."""
+        return expression_text(kernel.get("launch_if", 1)).lstrip("(")
+
     # The layout each parameter's type gives is the one the entry records.
     for entry in program.manifest["entries"]:
         kernels = [k for k in program.manifest["kernels"]
                    if k["host_function"] == entry["name"]]
         for kernel in kernels:
             for param in kernel["params"]:
-                if param.get("field") is None or not param[
-                        "source"].startswith("arg"):
-                    continue
-                argument = entry["arguments"][int(param["source"][3:])]
+                if (param.get("field") != "aligned_ptr" or
+                        "arg" not in param["source"]):
+                    continue  # device scratch of a reduction
+                argument = entry["arguments"][param["source"]["arg"]]
                 expected = None if "strides" not in argument else (
                     tuple(threadbind._abi.DYNAMIC if s is None else s
                           for s in argument["strides"]),
                     threadbind._abi.DYNAMIC if argument["offset"] is None
                     else argument["offset"])
                 got = strided_layout(param["mlir_type"])
-                if expected and kernel.get("launch_if", "").startswith(
-                        "(stride("):
+                if expected and condition(kernel).startswith("stride("):
                     # threadbind-version-unit-strides' copy for a unit
                     # innermost stride fixes it.
                     strides, offset = expected
@@ -499,8 +566,14 @@ def test_kernel_arguments_pass_the_views_strides(program):
                 assert got == expected
 
     def fields(kernel, args):
-        values = kernel_arguments(kernel, _Evaluator(args, lambda t, n: 1))
-        return {(p["source"], p.get("field"), p.get("dim")): v
+        """The parameters' values by (argument, field, dimension)."""
+        function = host_function(program.manifest, kernel["host_function"])
+        values = kernel_arguments(kernel, _Evaluator(args, lambda t, n: 1,
+                                                     function))
+        owner = {p["operand"]: expression_text(p["source"])
+                 for p in kernel["params"] if p.get("field") == "aligned_ptr"}
+        return {(owner.get(p["operand"], expression_text(p["source"])),
+                 p.get("field"), p.get("dim")): v
                 for p, v in zip(kernel["params"], values)}
 
     # scale_view's views have dynamic innermost strides: a copy of it for
@@ -511,14 +584,14 @@ def test_kernel_arguments_pass_the_views_strides(program):
     # strides allow (a negative stride does not): of each side's kernels,
     # exactly one runs.
     def plain(kernel):
-        return ("disjoint(" not in kernel.get("launch_if", "") or
-                "!disjoint(" in kernel["launch_if"])
+        return ("disjoint(" not in condition(kernel) or
+                "!disjoint(" in condition(kernel))
 
     unit_side, general_side = ([k for k in program.manifest["kernels"]
                                 if k["host_function"] == "scale_view" and
-                                k["launch_if"].startswith(negated) and
+                                condition(k).startswith(negated) and
                                 plain(k)]
-                               for negated in ("(", "!"))
+                               for negated in ("stride(", "!"))
     fixed = next(k for k in program.manifest["kernels"]
                  if k["host_function"] == "fixed_view" and plain(k))
     a = FakeDeviceArray((6, 5), "<f4", (-40, 8), 0x7000000)
@@ -526,7 +599,7 @@ def test_kernel_arguments_pass_the_views_strides(program):
     evaluate = _Evaluator(args, lambda t, n: 1)
 
     def running(kernels, evaluator):
-        return [k for k in kernels if evaluator(k["launch_if"])]
+        return [k for k in kernels if evaluator(k.get("launch_if", 1))]
 
     assert running(unit_side, evaluate) == []
     (scale,) = running(general_side, evaluate)
@@ -545,12 +618,12 @@ def test_kernel_arguments_pass_the_views_strides(program):
     assert got[("arg0", "offset", None)] == 3
     assert (got[("arg0", "stride", 0)], got[("arg0", "stride", 1)]) == (11, 2)
     assert got[("arg1", "offset", None)] == 0
-    with pytest.raises(ValueError, match=r"fixed_view: arg1 .*strides \(5, 1\)"
+    with pytest.raises(ValueError, match=r"fixed_view: argument 1 .*strides \(5, 1\)"
                                          r" .*needs \[\?, 2\]"):
         fields(fixed, [x, FakeDeviceArray((4, 5), "<f8")])
     axpy = next(k for k in program.manifest["kernels"]
                 if k["name"] == "axpy_kernel")
-    with pytest.raises(ValueError, match="arg1 is not contiguous"):
+    with pytest.raises(ValueError, match="argument 1 .* is not contiguous"):
         fields(axpy, [2.0, FakeDeviceArray((8,), "<f4", (8,)),
                       FakeDeviceArray((8,))])
 

@@ -22,6 +22,7 @@
 // PTX-DAG: .entry hand_kernel(
 // PTX-DAG: .entry barrier_kernel(
 // PTX-DAG: .entry loop_kernel(
+// MANIFEST: "entries": [
 // MANIFEST: "name": "launch",
 // MANIFEST-NEXT: "gpu_symbol": "threadbind_gpu_launch",
 // MANIFEST-NEXT: "reference_symbol": "threadbind_ref_launch",

@@ -30,6 +30,8 @@ class StructType;
 namespace mlir {
 class ModuleOp;
 class OpPassManager;
+class SymbolTableCollection;
+class Value;
 } // namespace mlir
 
 namespace mlir::threadbind {
@@ -105,6 +107,12 @@ struct BundleEntry {
 /// clash with the C library, the runtime, or another entry.
 std::string getGpuEntrySymbol(StringRef entry);
 std::string getReferenceEntrySymbol(StringRef entry);
+
+/// How `memref` (a function argument) is used, as ThreadBindAccess flags:
+/// loads read, stores write, views are followed, and so are calls into
+/// functions `symbols` finds defined (a helper that only reads its argument
+/// does not make it written); anything else counts as both.
+int getMemRefAccess(Value memref, SymbolTableCollection &symbols);
 
 /// Every public function with a body, other than a `main` (a CPU test
 /// harness, left out of bundles), becomes an entry. Its arguments must be

@@ -16,11 +16,13 @@
 #define THREADBIND_DRIVER_MANIFEST_H
 
 #include "threadbind/Driver/BundleBuilder.h"
+#include "threadbind/Driver/LaunchExpr.h"
 #include "threadbind/Driver/Ptxas.h"
 
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <optional>
 #include <vector>
@@ -50,9 +52,9 @@ struct KernelParam {
   std::optional<unsigned> dim;
   /// The operand's MLIR type, e.g. "memref<?xf32>" or "index".
   std::string mlirType;
-  /// Where the value comes from, as an expression over the host function's
-  /// arguments: "arg0", "dim(arg0, 1)", "256", ...
-  std::string source;
+  /// The value, as an expression over the host function's arguments; for
+  /// the pointer fields, the memref argument whose pointer it is.
+  LaunchExpr source;
 };
 
 /// Everything needed to launch one kernel.
@@ -62,15 +64,16 @@ struct KernelManifest {
   std::string name;
   SmallVector<KernelParam> params;
   /// Block and grid extents as expressions over the host function's
-  /// arguments (plain numbers when constant).
-  std::string block[3];
-  std::string grid[3];
+  /// arguments.
+  LaunchExpr block[3];
+  LaunchExpr grid[3];
   std::string gridPolicy;
   /// When the host function launches the kernel, as a condition over its
-  /// arguments ("(dim(arg0, 0) > 0)"); empty when always. A caller that
-  /// launches the PTX itself must skip the launch otherwise.
-  std::string launchIf;
-  std::string dynamicSharedMemory;
+  /// arguments (the conditions of the ifs around the launch); the constant
+  /// 1 when always. A caller that launches the PTX itself must skip the
+  /// launch otherwise.
+  LaunchExpr launchIf = LaunchExpr::constant(1);
+  LaunchExpr dynamicSharedMemory = LaunchExpr::constant(0);
   std::optional<PtxasKernelInfo> resources;
   /// For a kernel whose PTX bounds its block (`.maxntid`) and that ptxas
   /// assembled: whether the bound was dropped because it made ptxas spill,
@@ -79,11 +82,32 @@ struct KernelManifest {
   std::string launchBoundWhy;
 };
 
-/// Describes a host value as an expression over the enclosing function's
-/// arguments: "arg2", "dim(arg0, 1)", "ceildiv(max(dim(arg0, 0), 0), 256)";
-/// device scratch the function allocates is "device_scratch(f32, <size>)".
-/// Values it cannot follow are named by their op, "<op.name>".
-std::string describeHostValue(Value value);
+/// One argument of a host function that launches kernels.
+struct HostArgument {
+  std::string mlirType;
+  bool isMemRef = false;
+  /// The element type of a memref, or the scalar's type ("f32", "index").
+  std::string elementType;
+  /// Memrefs: sizes, then strides and offset (ShapedType::kDynamic where
+  /// the caller chooses); strided is false for the identity layout.
+  SmallVector<int64_t> shape;
+  bool strided = false;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  /// Memrefs: the ThreadBindAccess flags of how the function uses it.
+  int access = 0;
+};
+
+/// A host function that launches kernels, and whether a caller holding the
+/// manifest can stand in for it: launch its kernels in order from the PTX,
+/// computing every launch quantity from the arguments.
+struct HostFunctionManifest {
+  std::string name;
+  SmallVector<HostArgument> arguments;
+  /// Why a caller cannot stand in for the function (device scratch it
+  /// allocates, host work besides launches); empty when it can.
+  std::string notLaunchable;
+};
 
 /// The `threadbind.grid_policy` of every gpu.launch of `module`, in walk
 /// order ("" where a launch has none). Read before outlining, which drops
@@ -97,9 +121,28 @@ SmallVector<std::string> collectGridPolicies(ModuleOp module);
 std::vector<KernelManifest>
 collectKernelManifests(ModuleOp module, ArrayRef<std::string> gridPolicies);
 
+/// The ThreadBindAccess flags of each memref argument of each function of
+/// `module` with a body (0 for scalars), read off the functions as written:
+/// once mapped, every memref is passed to kernels and looks read and
+/// written.
+using ArgumentAccess = llvm::StringMap<SmallVector<int>>;
+ArgumentAccess collectArgumentAccess(ModuleOp module);
+
+/// Reads every function of `module` that launches kernels (at the same point
+/// as collectKernelManifests, whose result `kernels` is), in module order,
+/// with the access flags `access` recorded before mapping.
+std::vector<HostFunctionManifest>
+collectHostFunctions(ModuleOp module, ArrayRef<KernelManifest> kernels,
+                     const ArgumentAccess &access);
+
+/// The manifest's version (`threadbind_manifest_version`); the format is in
+/// docs/Manifest.md and docs/manifest.schema.json.
+constexpr int kManifestVersion = 2;
+
 /// Writes the manifest as JSON, with the bundle's entries when given.
 void writeManifest(llvm::raw_ostream &os, ArrayRef<KernelManifest> kernels,
-                   StringRef input, StringRef chip, StringRef ptxVersion,
+                   ArrayRef<HostFunctionManifest> functions, StringRef input,
+                   StringRef chip, StringRef ptxVersion,
                    ArrayRef<BundleEntry> entries = {});
 
 } // namespace mlir::threadbind

@@ -17,9 +17,9 @@
 // second reads, with its size.
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.manifest.json
 // MANIFEST: "name": "sum_f32_kernel",
-// MANIFEST: "source": "device_scratch(f32, max(min(ceildiv(max(dim(arg0, 0), 0), 256), threadbind_kernel_resident_blocks(256, \"sum_f32_kernel\")), 1))"
+// MANIFEST: "source": {"opaque":"device_scratch(f32, maxu(minu(ceildivu(max(dim(arg0, 0), 0), 256), resident_blocks(256, \"sum_f32_kernel\")), 1))"}
 // MANIFEST: "name": "sum_f32_kernel_0",
-// MANIFEST: "source": "device_scratch(f32,
+// MANIFEST: "source": {"opaque":"device_scratch(f32,
 // Two kernels a reduction: 28 single ones, a dot product and a loop with
 // two; and two each (one-warp and 256-thread blocks) for the row sums,
 // maxima and magnitudes, each of those also with a copy counting and

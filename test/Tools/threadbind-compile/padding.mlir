@@ -24,7 +24,7 @@
 
 // KERNEL: "name": "scale_kernel",
 // KERNEL: "grid_policy": "cover",
-// KERNEL-NEXT: "launch_if": "(dim(arg0, 0) > 0)",
+// KERNEL-NEXT: "launch_if": {"op":"gt","args":[{"dim":[0,0]},0]},
 
 // ENTRY: "entries": [
 // ENTRY: "type": "memref<?xf32>",

@@ -34,11 +34,11 @@
 // PTX-NOT: ld.global.nc
 
 // MANIFEST: "name": "axpy_kernel",
-// MANIFEST: "launch_if": "disjoint(arg1, arg2)",
+// MANIFEST: "launch_if": {"op":"disjoint","args":[{"arg":1},{"arg":2}]},
 // MANIFEST: "name": "axpy_kernel_0",
-// MANIFEST: "launch_if": "!disjoint(arg1, arg2)",
+// MANIFEST: "launch_if": {"op":"not","args":[{"op":"disjoint","args":[{"arg":1},{"arg":2}]}]},
 // MANIFEST: "name": "twice_kernel",
-// MANIFEST: "launch_if": "((stride(arg0, 0) == 1) && (stride(arg1, 0) == 1)) && disjoint(arg0, arg1)",
+// MANIFEST: "launch_if": {"op":"and","args":[{"op":"and","args":[{"op":"eq","args":[{"stride":[0,0]},1]},{"op":"eq","args":[{"stride":[1,0]},1]}]},{"op":"disjoint","args":[{"arg":0},{"arg":1}]}]},
 // MANIFEST: "name": "in_place_kernel",
 // MANIFEST-NOT: disjoint
 

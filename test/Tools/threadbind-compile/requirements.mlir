@@ -3,7 +3,7 @@
 // would read or write out of bounds) before running anything.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: threadbind-compile %s --emit bundle -o %t/r.so
-// RUN: FileCheck %s < %t/r.so.manifest.json
+// RUN: sed -n '/"entries": \[/,$p' %t/r.so.manifest.json | FileCheck %s
 
 // A stencil reading x[i + 1] over the output's size: x needs one more.
 // CHECK-LABEL: "name": "shifted",

@@ -109,6 +109,15 @@ examples() { # examples HOW PREFIX: HOW PREFIX-<name> BUNDLE ARGS --check,
 }
 examples run example
 
+# The C++ launcher example: every kernel of examples/launcher/kernels.mlir
+# launched through the header --emit header writes, on a stream, checked
+# against the CPU.
+if [[ -x $STAGE/bin/threadbind-launcher-example ]]; then
+  echo "--- launcher-example"
+  tagged launcher-example "${MEMCHECK[@]}" \
+    "$STAGE/bin/threadbind-launcher-example"
+fi
+
 # The sanitizer runs over the suite and the reductions: sizes that are
 # multiples of nothing (a warp and a bit, four blocks and a bit, 100003;
 # 2-D shapes ragged along both dimensions), each run checked against the

@@ -21,6 +21,10 @@ mkdir -p "$STAGE/bin" "$STAGE/lib" "$STAGE/examples" "$STAGE/scripts"
 cp "$THREADBIND_BUILD_DIR/bin/threadbind-run" \
   "$THREADBIND_BUILD_DIR/bin/threadbind-bench" "$STAGE/bin/"
 cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
+# The C++ launcher example (examples/launcher), where CMake found cuda.h.
+if [[ -x $THREADBIND_BUILD_DIR/bin/threadbind-launcher-example ]]; then
+  cp "$THREADBIND_BUILD_DIR/bin/threadbind-launcher-example" "$STAGE/bin/"
+fi
 cp "$THREADBIND_ROOT/scripts/gpu-check.sh" "$STAGE/scripts/"
 CHIP=${CHIP:-$(threadbind-compile --print-default-chip)}
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}

@@ -33,6 +33,15 @@ if config.ptxas_executable and os.path.exists(config.ptxas_executable):
 
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# cuda.h from the toolkit ptxas belongs to: tests compile launcher headers
+# (--emit header) against it, and CMake builds examples/launcher with it.
+if config.ptxas_executable:
+    cuda_include = os.path.join(
+        os.path.dirname(os.path.dirname(config.ptxas_executable)), "include")
+    if os.path.exists(os.path.join(cuda_include, "cuda.h")):
+        config.available_features.add("cuda-header")
+        config.substitutions.append(("%cuda_include", cuda_include))
+
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%threadbind_obj_root",
                              config.threadbind_obj_root))
@@ -53,6 +62,9 @@ config.substitutions.append(("%shlibext", shlib))
 config.substitutions.append(
     ("%threadbind_runtime",
      os.path.join(config.threadbind_lib_dir, "libThreadBindRuntime" + shlib)))
+config.substitutions.append(
+    ("%threadbind_launcher_example",
+     os.path.join(config.threadbind_tools_dir, "threadbind-launcher-example")))
 config.substitutions.append(
     ("%threadbind_runner",
      os.path.join(config.threadbind_tools_dir, "threadbind-run")))

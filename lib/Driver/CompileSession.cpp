@@ -15,6 +15,7 @@
 
 #include "threadbind/Analysis/Uniformity.h"
 #include "threadbind/Driver/BundleBuilder.h"
+#include "threadbind/Driver/LauncherHeader.h"
 #include "threadbind/Driver/Manifest.h"
 #include "threadbind/Driver/Occupancy.h"
 #include "threadbind/Driver/Ptxas.h"
@@ -543,7 +544,8 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
                  "was found; pass --cuda-path");
   std::string cubin;
   if (!ptxasPath.empty() &&
-      (request.emit != EmitKind::PTX || request.keepCubin)) {
+      ((request.emit != EmitKind::PTX && request.emit != EmitKind::Header) ||
+       request.keepCubin)) {
     llvm::Expected<std::string> assembled =
         assemble(ptxasPath, object, chip.name, kernels);
     if (!assembled)
@@ -563,6 +565,16 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   }
   if (request.emit == EmitKind::PTX) {
     result.output = object;
+  } else if (request.emit == EmitKind::Header) {
+    SmallVector<std::pair<std::string, std::string>> skipped;
+    result.output =
+        writeLauncherHeader(kernels, hostFunctions, object,
+                            request.headerPrefix, request.sourceName,
+                            chip.name, skipped);
+    for (const auto &[name, why] : skipped)
+      llvm::WithColor::warning(llvm::errs(), request.toolName)
+          << "no launcher for '" << name << "' in the header: " << why
+          << "; call it through a bundle\n";
   } else if (request.emit == EmitKind::Cubin) {
     result.output = cubin;
   } else {

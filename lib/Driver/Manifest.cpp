@@ -139,11 +139,18 @@ threadbind::collectKernelManifests(ModuleOp module,
 /// arguments alone, or "" when it can.
 static std::string getOpaquePart(const KernelManifest &kernel) {
   auto check = [&](const LaunchExpr &e, StringRef what) -> std::string {
-    if (const LaunchExpr *opaque = e.findOpaque())
-      return ("kernel '" + kernel.name + "' needs " + opaque->name + " for " +
-              what)
-          .str();
-    return "";
+    const LaunchExpr *opaque = e.findOpaque();
+    if (!opaque)
+      return "";
+    StringRef text = opaque->name;
+    std::string kernelName = "kernel '" + kernel.name + "'";
+    if (text.starts_with("device_scratch("))
+      return kernelName +
+             " needs device scratch memory its host function allocates";
+    if (&e == &kernel.launchIf && text.starts_with("<"))
+      return kernelName + " is launched inside '" +
+             text.drop_front().drop_back().str() + "'";
+    return (kernelName + " needs " + text + " for " + what).str();
   };
   std::string why = check(kernel.launchIf, "its launch condition");
   for (unsigned d = 0; d < 3 && why.empty(); ++d) {

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Driver/CompileSession.h"
+#include "threadbind/Driver/LauncherHeader.h"
 #include "threadbind/Driver/OutputFiles.h"
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/OptionsBinding.h"
@@ -61,7 +62,10 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::PTX, "ptx", "PTX assembly"),
                clEnumValN(EmitKind::Cubin, "cubin", "a cubin, via ptxas"),
                clEnumValN(EmitKind::Bundle, "bundle",
-                          "a host shared library with the kernels")),
+                          "a host shared library with the kernels"),
+               clEnumValN(EmitKind::Header, "header",
+                          "a C/C++ header with the PTX and a launcher per "
+                          "host function")),
     cl::cat(category));
 cl::opt<bool> printDefaultChip(
     "print-default-chip",
@@ -167,6 +171,7 @@ static CompileRequest makeRequest(const CompileOptions &options) {
   request.timePasses = timing;
   request.reportDivergence = reportDivergence;
   request.sourceName = inputFilename;
+  request.headerPrefix = getHeaderPrefix(outputFilename);
   request.runtimeLibraryDir = runtimeLibraryDir();
   return request;
 }

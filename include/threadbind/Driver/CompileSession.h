@@ -32,7 +32,7 @@
 namespace mlir::threadbind {
 
 /// What a compilation produces as its main output.
-enum class EmitKind { MLIR, LLVM, PTX, Cubin, Bundle };
+enum class EmitKind { MLIR, LLVM, PTX, Cubin, Bundle, Header };
 
 /// Which mapping binds the loops. The upstream ones are there to compare
 /// against.
@@ -61,6 +61,8 @@ struct CompileRequest {
 
   /// The input's name, as the manifest records it.
   std::string sourceName = "-";
+  /// For EmitKind::Header: the prefix of every name the header defines.
+  std::string headerPrefix = "threadbind";
   /// The folder holding libThreadBindRuntime (for EmitKind::Bundle).
   std::string runtimeLibraryDir;
   /// The name tool-level errors, warnings and remarks are printed under.
@@ -76,7 +78,7 @@ struct CompileRequest {
 
   bool emitsPTX() const {
     return emit == EmitKind::PTX || emit == EmitKind::Cubin ||
-           emit == EmitKind::Bundle;
+           emit == EmitKind::Bundle || emit == EmitKind::Header;
   }
 };
 

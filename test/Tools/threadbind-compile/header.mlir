@@ -1,0 +1,101 @@
+// --emit header writes a C/C++ header: the PTX, a loader, and a launcher per
+// host function whose kernels a caller can launch from the manifest alone.
+// It compiles as C99 and C++17 without warnings, for odd function names
+// too; functions it cannot stand in for get a comment and a warning.
+// REQUIRES: cuda-header
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --emit header -o %t/kernels.h
+// RUN: FileCheck %s < %t/kernels.h
+// RUN: printf '#include "kernels.h"\nint main(void) { return 0; }\n' > %t/use.c
+// RUN: cp %t/use.c %t/use.cpp
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/use.c -o %t/use.o
+// RUN: c++ -std=c++17 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/use.cpp -o %t/use.o
+// The header has what the manifest beside it has.
+// RUN: %python %S/Inputs/validate-manifest.py %S/../../../docs/manifest.schema.json %t/kernels.h.manifest.json
+
+// CHECK: kernels.h: launchers for the kernels of {{.*}}kernels.mlir, for sm_90.
+// CHECK: #include <cuda.h>
+// CHECK: static const char kernels_ptx[] =
+// CHECK: ".target sm_90\n"
+// CHECK: enum { kernels_kernel_count = [[COUNT:[0-9]+]] };
+// CHECK: static inline CUresult kernels_load(kernels_module *m) {
+// CHECK: cuModuleLoadData(&m->module, kernels_ptx)
+
+// Read-only memrefs are const; dynamic sizes follow each pointer.
+// CHECK-LABEL: /* saxpy(f32, memref<?xf32>, memref<?xf32>) */
+// CHECK-NEXT: static inline CUresult kernels_saxpy(
+// CHECK-NEXT: const kernels_module *m, CUstream stream,
+// CHECK-NEXT: float arg0,
+// CHECK-NEXT: const float *arg1, int64_t arg1_size0,
+// CHECK-NEXT: float *arg2, int64_t arg2_size0) {
+// CHECK: int64_t a1_dim[1] = {arg1_size0};
+// CHECK: a1_stride[0] = 1;
+// The scalar keeps its type; the grid is the manifest's tree, printed as C.
+// CHECK: float p10 = (float)arg0;
+// CHECK: grid[0] = threadbind_launcher_minu(threadbind_launcher_maxu(threadbind_launcher_ceildivu(threadbind_launcher_ceildivu(threadbind_launcher_max(a1_dim[0], INT64_C(0)), INT64_C(4), &fault), INT64_C(256), &fault), INT64_C(1)), INT64_C(2147483647));
+// CHECK: if (fault || !threadbind_launcher_fits(grid, block, shared))
+// CHECK-NEXT: return CUDA_ERROR_INVALID_VALUE;
+// CHECK: r = cuLaunchKernel(m->kernels[0],
+// CHECK: (unsigned)shared, stream, params, NULL);
+
+// Row-major strides of an identity layout.
+// CHECK-LABEL: static inline CUresult kernels_transpose(
+// CHECK: a0_stride[1] = 1;
+// CHECK-NEXT: a0_stride[0] = threadbind_launcher_mul(a0_stride[1], a0_dim[1]);
+
+// CHECK-LABEL: static inline CUresult kernels_row_sums(
+
+// Strides the layout leaves open are arguments; a launch condition picks
+// the version for a unit innermost stride; the resident-block query is
+// asked once a call.
+// CHECK-LABEL: static inline CUresult kernels_scale_view(
+// CHECK-NEXT: const kernels_module *m, CUstream stream,
+// CHECK-NEXT: const float *arg0, int64_t arg0_size0, int64_t arg0_size1, int64_t arg0_stride0, int64_t arg0_stride1,
+// CHECK-NEXT: float *arg1, int64_t arg1_size0, int64_t arg1_size1, int64_t arg1_stride0,
+// CHECK-NEXT: float arg2) {
+// CHECK: const int64_t resident_any_256 = threadbind_launcher_resident_blocks(NULL, INT64_C(256),
+// CHECK: int64_t a0_stride[2] = {arg0_stride0, arg0_stride1};
+// CHECK: int64_t a1_stride[2] = {arg1_stride0, INT64_C(1)};
+// CHECK: run = threadbind_launcher_and(threadbind_launcher_eq(a0_stride[1], INT64_C(1)),
+// CHECK: run = threadbind_launcher_and(((int64_t)(threadbind_launcher_eq(a0_stride[1], INT64_C(1)) == 0)),
+
+// Names that are not C identifiers are made ones; a name that is one keeps
+// it, and the other takes a number. A comment cannot be ended by a name.
+// RUN: threadbind-compile %S/Inputs/odd-names.mlir --emit header -o %t/odd-names.h
+// RUN: FileCheck %s --check-prefix=ODD < %t/odd-names.h
+// RUN: sed -e 's/kernels.h/odd-names.h/' %t/use.c > %t/odd.c
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/odd.c -o %t/odd.o
+// RUN: cp %t/odd.c %t/odd.cpp
+// RUN: c++ -std=c++17 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/odd.cpp -o %t/odd.o
+// ODD: /* my-func.v2(memref<?xf32>) */
+// ODD-NEXT: static inline CUresult odd_names_my_func_v2_2(
+// ODD: /* my_func_v2(memref<?xi8>, i1, f16) */
+// ODD-NEXT: static inline CUresult odd_names_my_func_v2(
+// ODD-NEXT: const odd_names_module *m, CUstream stream,
+// ODD-NEXT: int8_t *arg0, int64_t arg0_size0,
+// ODD-NEXT: bool arg1,
+// ODD-NEXT: uint16_t arg2) {
+// ODD: /* a* /b"c(memref<4x?xf64>) */
+// ODD-NEXT: static inline CUresult odd_names_a__b_c(
+// ODD-NEXT: const odd_names_module *m, CUstream stream,
+// ODD-NEXT: double *arg0, int64_t arg0_size1) {
+// ODD: int64_t a0_dim[2] = {INT64_C(4), arg0_size1};
+// ODD: static inline CUresult odd_names__1st(
+// ODD-NEXT: const odd_names_module *m, CUstream stream,
+// ODD-NEXT: float *arg0) {
+// ODD: int64_t a0_dim[1] = {1};
+
+// Full reductions need device scratch the host function allocates: no
+// launcher, a comment and a warning saying so; the rest of the file is
+// there.
+// RUN: threadbind-compile %S/../../Integration/Reductions/reductions.mlir --emit header -o %t/reductions.h 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: FileCheck %s --check-prefix=REDUCTIONS < %t/reductions.h
+// RUN: sed -e 's/kernels.h/reductions.h/' %t/use.c > %t/reductions.c
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/reductions.c -o %t/reductions.o
+// WARN: warning: no launcher for 'sum_f32' in the header: kernel 'sum_f32_kernel' needs device scratch memory its host function allocates; call it through a bundle
+// REDUCTIONS: /* sum_f32: no launcher, because kernel 'sum_f32_kernel' needs device scratch memory its host function allocates; call it through a bundle. */
+// REDUCTIONS: static inline CUresult reductions_row_sums_f32(
+
+// Standard output gets the prefix "threadbind".
+// RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --emit header -o - | FileCheck %s --check-prefix=STDOUT
+// STDOUT: static inline CUresult threadbind_load(threadbind_module *m) {

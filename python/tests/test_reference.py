@@ -115,9 +115,16 @@ def op(name, *args, **extra):
 DIM1 = {"dim": [1, 0]}
 
 
+def array(shape, pointer=0x1000, strides=None, itemsize=8):
+    """An Array (what the evaluator reads of a device array)."""
+    from threadbind._arrays import Array, row_major
+    return Array(pointer, shape, strides or row_major(shape), "float64",
+                 itemsize, 0)
+
+
 def test_the_manifests_expressions():
     from threadbind._ptx import _Evaluator
-    x = np.zeros(1000)
+    x = array((1000,))
     evaluate = _Evaluator([2.0, x, x, 7], lambda threads, name: 132 * 8)
     # The grid of a widened grid-stride loop: 250 vectors fit one block.
     vectors = op("ceildivu", op("max", DIM1, 0), 4)
@@ -157,6 +164,9 @@ def test_the_manifests_expressions():
     with pytest.raises(threadbind.ThreadBindError, match="array where the "
                                                          "manifest needs"):
         evaluate({"arg": 1})
+    with pytest.raises(threadbind.ThreadBindError, match="number where the "
+                                                         "manifest needs"):
+        evaluate({"dim": [0, 0]})
     with pytest.raises(TypeError, match="refers to argument 9"):
         evaluate({"arg": 9})
     # The resident-block queries answer 1 to 2^20, as the runtime's do: the
@@ -181,7 +191,7 @@ def test_manifest_version_is_checked(program):
         host_function(program.manifest, "nope")
     with pytest.raises(threadbind.ThreadBindError,
                        match="total cannot be launched from its PTX: kernel "
-                             "'total_kernel' needs device_scratch"):
+                             "'total_kernel' needs device scratch"):
         host_function(program.manifest, "total")
 
 
@@ -198,8 +208,9 @@ def test_disjoint_compares_the_bytes_arrays_span():
     # Rows 64 bytes apart, of which a 2x2 view uses the first 8 bytes.
     rows = FakeDeviceArray((2, 2), "<f4", (64, 4), 0x3000)  # [0x3000, 0x3048)
     last = FakeDeviceArray((1,), pointer=0x3044)
-    args = [four, after, inside, backwards, touching, overlapping, empty,
-            rows, last, np.zeros(4, np.float32)]
+    from threadbind._arrays import as_array
+    args = [as_array(a) for a in (four, after, inside, backwards, touching,
+                                  overlapping, empty, rows, last, four)]
     evaluate = _Evaluator(args, lambda t, n: 1)
 
     def disjoint(a, b):
@@ -215,24 +226,6 @@ def test_disjoint_compares_the_bytes_arrays_span():
     assert evaluate(op("and", op("gt", {"dim": [0, 0]}, 0),
                        op("not", op("disjoint", {"arg": 0},
                                      {"arg": 2})))) == 1
-
-
-def test_kernel_arguments_need_device_memory(program):
-    from threadbind._ptx import _Evaluator, kernel_arguments
-    axpy = next(k for k in program.manifest["kernels"]
-                if k["name"] == "axpy_kernel")
-    host = np.zeros(8, np.float32)
-    evaluate = _Evaluator([2.0, host, host], lambda t, n: 1)
-    with pytest.raises(TypeError, match="a host array where device memory "
-                                        "is needed"):
-        kernel_arguments(axpy, evaluate)
-    device = FakeDeviceArray((8,))
-    values = kernel_arguments(axpy, _Evaluator([2.0, device, device],
-                                               lambda t, n: 1))
-    assert len(values) == len(axpy["params"])
-    assert values[1] == np.uint64(0x7000000)  # aligned pointer of arg1
-    assert values[3] == 8 and values[4] == 1  # its size and stride
-    assert values[-1] == np.float32(2.0) and values[-1].dtype == np.float32
 
 
 class HostMemoryRuntime:
@@ -534,8 +527,8 @@ def test_gpu_call_passes_device_views_in_place(program, monkeypatch):
 
 
 def test_kernel_arguments_pass_the_views_strides(program):
-    from threadbind._ptx import (_Evaluator, expression_text, host_function,
-                                 kernel_arguments, strided_layout)
+    from threadbind._launch import Launcher
+    from threadbind._ptx import expression_text, strided_layout
 
     def condition(kernel):
         """The launch condition as text, without its leading parentheses:
@@ -565,17 +558,6 @@ def test_kernel_arguments_pass_the_views_strides(program):
                     expected = (strides[:-1] + (1,), offset)
                 assert got == expected
 
-    def fields(kernel, args):
-        """The parameters' values by (argument, field, dimension)."""
-        function = host_function(program.manifest, kernel["host_function"])
-        values = kernel_arguments(kernel, _Evaluator(args, lambda t, n: 1,
-                                                     function))
-        owner = {p["operand"]: expression_text(p["source"])
-                 for p in kernel["params"] if p.get("field") == "aligned_ptr"}
-        return {(owner.get(p["operand"], expression_text(p["source"])),
-                 p.get("field"), p.get("dim")): v
-                for p, v in zip(kernel["params"], values)}
-
     # scale_view's views have dynamic innermost strides: a copy of it for
     # unit strides runs when they are, the general one otherwise. The
     # general one has a copy loading through the read-only cache, run when
@@ -583,47 +565,39 @@ def test_kernel_arguments_pass_the_views_strides(program):
     # Each side also has a copy counting in 32 bits, run when the sizes and
     # strides allow (a negative stride does not): of each side's kernels,
     # exactly one runs.
-    def plain(kernel):
-        return ("disjoint(" not in condition(kernel) or
-                "!disjoint(" in condition(kernel))
+    from test_launch import FakeDriver, unpack
 
-    unit_side, general_side = ([k for k in program.manifest["kernels"]
-                                if k["host_function"] == "scale_view" and
-                                condition(k).startswith(negated) and
-                                plain(k)]
-                               for negated in ("stride(", "!"))
-    fixed = next(k for k in program.manifest["kernels"]
-                 if k["host_function"] == "fixed_view" and plain(k))
+    def launched(function, *args):
+        """The one kernel `function` launches for `args`, and its
+        parameters by (argument, field, dimension)."""
+        driver = FakeDriver()
+        launcher = Launcher(program, function, driver=driver)
+        launcher(*args)
+        (launch,) = driver.launches
+        kernel = launcher.kernels[launcher._kernel_index[launch["kernel"]]]
+        owner = {p["operand"]: expression_text(p["source"])
+                 for p in kernel["params"] if p.get("field") == "aligned_ptr"}
+        return kernel, {
+            (owner.get(p["operand"], expression_text(p["source"])),
+             p.get("field"), p.get("dim")): v
+            for p, v in zip(kernel["params"], unpack(launcher, launch))}
+
     a = FakeDeviceArray((6, 5), "<f4", (-40, 8), 0x7000000)
-    args = [a, FakeDeviceArray((6, 5)), 1.0]
-    evaluate = _Evaluator(args, lambda t, n: 1)
-
-    def running(kernels, evaluator):
-        return [k for k in kernels if evaluator(k.get("launch_if", 1))]
-
-    assert running(unit_side, evaluate) == []
-    (scale,) = running(general_side, evaluate)
-    contiguous = _Evaluator([FakeDeviceArray((6, 5)), FakeDeviceArray((6, 5)),
-                             1.0], lambda t, n: 1)
-    assert len(running(unit_side, contiguous)) == 1
-    assert running(general_side, contiguous) == []
-    got = fields(scale, args)
+    scale, got = launched("scale_view", a, FakeDeviceArray((6, 5)), 1.0)
+    assert condition(scale).startswith("!")  # the general side
     assert got[("arg0", "aligned_ptr", None)] == 0x7000000
-    assert got[("arg0", "offset", None)] == 0
     assert (got[("arg0", "stride", 0)], got[("arg0", "stride", 1)]) == (-10, 2)
     assert (got[("arg1", "stride", 0)], got[("arg1", "stride", 1)]) == (5, 1)
+    unit, _ = launched("scale_view", FakeDeviceArray((6, 5)),
+                       FakeDeviceArray((6, 5)), 1.0)
+    assert condition(unit).startswith("stride(")
     x = FakeDeviceArray((4, 5), "<f8", (88, 16), 0x7000000)
-    got = fields(fixed, [x, FakeDeviceArray((4, 5), "<f8", (80, 16))])
+    _, got = launched("fixed_view", x,
+                      FakeDeviceArray((4, 5), "<f8", (80, 16)))
     assert got[("arg0", "aligned_ptr", None)] == 0x7000000 - 3 * 8
     assert got[("arg0", "offset", None)] == 3
     assert (got[("arg0", "stride", 0)], got[("arg0", "stride", 1)]) == (11, 2)
-    assert got[("arg1", "offset", None)] == 0
-    with pytest.raises(ValueError, match=r"fixed_view: argument 1 .*strides \(5, 1\)"
-                                         r" .*needs \[\?, 2\]"):
-        fields(fixed, [x, FakeDeviceArray((4, 5), "<f8")])
-    axpy = next(k for k in program.manifest["kernels"]
-                if k["name"] == "axpy_kernel")
-    with pytest.raises(ValueError, match="argument 1 .* is not contiguous"):
-        fields(axpy, [2.0, FakeDeviceArray((8,), "<f4", (8,)),
-                      FakeDeviceArray((8,))])
+    with pytest.raises(ValueError, match=r"fixed_view: argument 1 .*stride 1 "
+                                         r"is 1 elements, but its type fixes 2"):
+        launched("fixed_view", x, FakeDeviceArray((4, 5), "<f8"))
 

@@ -8,6 +8,8 @@ CPU through the reference the bundle carries.
     saxpy = program.load()["saxpy"]
     saxpy(2.0, x, y)            # on the GPU
     saxpy.reference(2.0, x, y)  # on the CPU, the loops as written
+    program.launcher("saxpy")(2.0, xd, yd)  # on device arrays, on their
+                                            # stream, without waiting
 
 ``threadbind-compile`` is found from ``THREADBIND_COMPILE``, then the build
 tree this package sits in (``build/bin``), then ``PATH``.
@@ -15,12 +17,14 @@ tree this package sits in (``build/bin``), then ``PATH``.
 
 from ._compile import Program, compile, find_compiler, open_program
 from ._bundle import Bundle, Entry, Launch, ThreadBindError
+from ._launch import Launcher
 from ._ptx import launch_ptx
 
 __all__ = [
     "Bundle",
     "Entry",
     "Launch",
+    "Launcher",
     "Program",
     "ThreadBindError",
     "compile",

@@ -111,6 +111,16 @@ class Program:
             self._bundle = Bundle(self.bundle_path, self.manifest)
         return self._bundle
 
+    def launcher(self, function):
+        """A Launcher for host function `function`: launches its kernels
+        from the PTX (or cubin) on device arrays in place, on a stream,
+        without waiting (threadbind._launch). One per function is kept."""
+        launchers = self.__dict__.setdefault("_launchers", {})
+        if function not in launchers:
+            from ._launch import Launcher
+            launchers[function] = Launcher(self, function)
+        return launchers[function]
+
 
 # What one compilation leaves in its folder, and where what the compiler
 # printed goes.

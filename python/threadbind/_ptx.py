@@ -1,20 +1,17 @@
-"""threadbind.launch_ptx: launch a program's kernels through CuPy, using
-nothing but the PTX (or cubin) and the manifest.
+"""The launch manifest from Python (docs/Manifest.md): its version, its host
+functions, and the evaluator of its expression trees; and launch_ptx.
 
-The manifest (docs/Manifest.md) says, for each kernel of a host function,
-its PTX parameters in order (which argument, which descriptor field), its
-grid and block as expression trees over the arguments, and when it is
-launched at all. This module evaluates those trees and launches each kernel
-with CuPy's RawModule, in the order the host function would.
+The manifest says, for each kernel of a host function, its PTX parameters in
+order (which argument, which descriptor field), its grid and block as
+expression trees over the arguments, and when it is launched at all.
+_Evaluator walks those trees for one call's arguments; threadbind._launch
+launches what they say.
 """
 
 import re
 
-import numpy as np
-
 from ._abi import DYNAMIC
-from ._bundle import (ThreadBindError, _DeviceArray, _element_strides,
-                      _row_major, _view_layout)
+from ._bundle import ThreadBindError
 
 # The most blocks the runtime's resident-block queries answer
 # (THREADBIND_MAX_RESIDENT_BLOCKS in Runtime.h).
@@ -111,72 +108,34 @@ def check_manifest_version(manifest):
 
 
 class _Evaluator:
-    """Evaluates the manifest's expression trees (docs/Manifest.md) for one
-    call of a host function: `args` are its arguments (device arrays and
-    numbers), `function` its entry in the manifest's "functions" (None:
-    every memref has the identity layout), and `resident(threads,
-    kernel_name_or_None)` answers the resident-block queries."""
+    """Evaluates the manifest's expression trees for one call of a host
+    function: `args` are its arguments, an Array (threadbind._arrays) for
+    each memref and a number for each scalar; `offsets` maps a memref
+    argument to the offset its type fixes (0 where none); and
+    `resident(threads, kernel_name_or_None)` answers the resident-block
+    queries."""
 
-    def __init__(self, args, resident, function=None):
+    def __init__(self, args, resident, offsets=None):
         self.args = args
         self.resident = resident
-        self.function = function
+        self.offsets = offsets or {}
 
     def argument(self, index):
-        """The host function's argument `index`."""
         if not 0 <= index < len(self.args):
             raise TypeError(f"the manifest refers to argument {index}, but "
                             f"{len(self.args)} arguments were given")
         return self.args[index]
 
-    def layout(self, index, mlir_type=None, function_name=None):
-        """(pointer, shape, element strides, offset, itemsize) of array
-        argument `index` as its kernels see it: element [0, ...] lies
-        `offset` elements past `pointer`, the aligned pointer. An identity
-        layout needs a row-major array; a strided one passes the array's
-        own strides, checked against those its type (`mlir_type`, else the
-        function's) fixes. Without a type, the array's own layout."""
+    def array(self, index):
         arg = self.argument(index)
-        if mlir_type is None and self.function is not None:
-            mlir_type = self.function["arguments"][index]["type"]
-        if function_name is None and self.function is not None:
-            function_name = self.function["name"]
-        where = f"argument {index}"
-        if mlir_type is not None:
-            where += f" ({mlir_type})"
-        if function_name is not None:
-            where = f"{function_name}: {where}"
-        if hasattr(arg, "__cuda_array_interface__"):
-            device = _DeviceArray(arg)
-            pointer, shape = device.pointer, device.shape
-            itemsize, byte_strides = device.dtype.itemsize, device.strides
-            contiguous = device.contiguous
-        elif isinstance(arg, np.ndarray):
-            pointer, shape = arg.ctypes.data, arg.shape
-            itemsize, byte_strides = arg.itemsize, arg.strides
-            contiguous = arg.flags.c_contiguous
-        else:
-            raise TypeError(f"{where}: {type(arg).__name__} given where an "
-                            "array is needed")
-        if mlir_type is None:
-            # No type to check against: the array's own layout.
-            return (pointer, shape,
-                    _element_strides(where, shape, byte_strides, itemsize),
-                    0, itemsize)
-        fixed = strided_layout(mlir_type)
-        if fixed is None:
-            if not contiguous:
-                raise ValueError(f"{where} is not contiguous")
-            strides, offset = _row_major(shape), 0
-        else:
-            strides, offset = _view_layout(where, shape, byte_strides,
-                                           itemsize, *fixed)
-        return pointer - offset * itemsize, shape, strides, offset, itemsize
+        if not hasattr(arg, "strides"):
+            raise ThreadBindError(f"argument {index} is a number where the "
+                                  "manifest needs an array")
+        return arg
 
     def scalar(self, index):
         arg = self.argument(index)
-        if hasattr(arg, "__cuda_array_interface__") or isinstance(
-                arg, np.ndarray):
+        if hasattr(arg, "strides"):
             raise ThreadBindError(f"argument {index} is an array where the "
                                   "manifest needs a number")
         return int(arg)
@@ -190,12 +149,13 @@ class _Evaluator:
             return self.scalar(tree["arg"])
         if "dim" in tree:
             index, k = tree["dim"]
-            return int(self.layout(index)[1][k])
+            return int(self.array(index).shape[k])
         if "stride" in tree:
             index, k = tree["stride"]
-            return int(self.layout(index)[2][k])
+            return int(self.array(index).strides[k])
         if "offset" in tree:
-            return int(self.layout(tree["offset"])[3])
+            self.array(tree["offset"])
+            return self.offsets.get(tree["offset"], 0)
         if "opaque" in tree:
             raise ThreadBindError(
                 f"the launch needs {tree['opaque']}, which only the host "
@@ -210,7 +170,7 @@ class _Evaluator:
             values = [bool(self(e)) for e in operands]
             return int(all(values) if op == "and" else any(values))
         if op == "disjoint":
-            first, second = (self.argument(e["arg"]) for e in operands)
+            first, second = (self.array(e["arg"]) for e in operands)
             return int(_disjoint(first, second))
         if op == "resident_blocks":
             # Clamped as the runtime's queries are (Runtime.h's
@@ -228,9 +188,22 @@ class _Evaluator:
         raise ThreadBindError(f"unknown manifest operator {op!r}")
 
 
-_SCALAR_TYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
-                 "i8": np.int8, "i16": np.int16, "i32": np.int32,
-                 "i64": np.int64, "index": np.int64, "i1": np.int8}
+def _byte_range(array):
+    """The bytes an Array spans, [low, high), or None when it is empty."""
+    if any(n == 0 for n in array.shape):
+        return None
+    low = high = array.pointer
+    for n, stride in zip(array.shape, array.strides):
+        span = (n - 1) * stride * array.itemsize
+        low += min(span, 0)
+        high += max(span, 0)
+    return low, high + array.itemsize
+
+
+def _disjoint(first, second):
+    """Whether two Arrays share no byte."""
+    a, b = _byte_range(first), _byte_range(second)
+    return a is None or b is None or a[1] <= b[0] or b[1] <= a[0]
 
 
 _STRIDED = re.compile(
@@ -253,124 +226,6 @@ def strided_layout(mlir_type):
     return strides, number(match.group(2)) if match.group(2) else 0
 
 
-def _byte_range(array):
-    """The bytes `array` spans, [low, high), or None when it is empty."""
-    if hasattr(array, "__cuda_array_interface__"):
-        device = _DeviceArray(array)
-        pointer, shape = device.pointer, device.shape
-        itemsize = device.dtype.itemsize
-        strides = device.strides
-        if strides is None:
-            strides = tuple(s * itemsize for s in _row_major(shape))
-    else:
-        host = np.asarray(array)
-        pointer = host.__array_interface__["data"][0]
-        shape, strides, itemsize = host.shape, host.strides, host.itemsize
-    if any(n == 0 for n in shape):
-        return None
-    low = high = pointer
-    for n, stride in zip(shape, strides):
-        span = (n - 1) * stride
-        low += min(span, 0)
-        high += max(span, 0)
-    return low, high + itemsize
-
-
-def _disjoint(first, second):
-    """Whether two arrays share no byte."""
-    a, b = _byte_range(first), _byte_range(second)
-    return a is None or b is None or a[1] <= b[0] or b[1] <= a[0]
-
-
-def kernel_arguments(kernel, evaluate):
-    """The values of `kernel`'s PTX parameters, in order, for the host
-    function's arguments that `evaluate` (an _Evaluator) holds: device
-    arrays and numbers."""
-    values = []
-    for param in kernel["params"]:
-        source = param["source"]
-        field = param.get("field")
-        if field is None:
-            # A bare argument keeps its value (a float stays a float);
-            # anything else is an integer expression.
-            bare = isinstance(source, dict) and set(source) == {"arg"}
-            value = (evaluate.argument(source["arg"]) if bare
-                     else evaluate(source))
-            dtype = _SCALAR_TYPES.get(param["mlir_type"])
-            if dtype is None:
-                raise ThreadBindError(f"{kernel['name']}: cannot pass a "
-                                      f"{param['mlir_type']} parameter")
-            values.append(dtype(value))
-            continue
-        if field not in ("allocated_ptr", "aligned_ptr"):
-            values.append(np.int64(evaluate(source)))
-            continue
-        if not (isinstance(source, dict) and set(source) == {"arg"}):
-            raise ThreadBindError(
-                f"{kernel['name']} takes memory the host function makes "
-                f"({expression_text(source)}); call it through program.load() "
-                "instead")
-        arg = evaluate.argument(source["arg"])
-        if not hasattr(arg, "__cuda_array_interface__"):
-            raise TypeError(
-                f"{kernel['host_function']}: argument {source['arg']} is "
-                f"{type(arg).__name__}, a host array where device memory is "
-                "needed (use cupy.asarray or torch.Tensor.cuda)")
-        values.append(np.uint64(evaluate.layout(
-            source["arg"], function_name=kernel["host_function"])[0]))
-    return values
-
-
-# NumPy's names for the manifest's element types; bf16 has none (any
-# 2-byte type is taken).
-_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64",
-           "i1": "bool", "i8": "int8", "i16": "int16", "i32": "int32",
-           "i64": "int64", "index": "int64"}
-
-
-def check_arguments(function, args):
-    """Checks `args` against host function `function` of the manifest: how
-    many, arrays where memrefs are and numbers elsewhere, element types,
-    ranks and static sizes. Raises TypeError or ValueError naming the
-    argument."""
-    described = function["arguments"]
-    name = function["name"]
-    if len(args) != len(described):
-        raise TypeError(f"{name} takes {len(described)} arguments "
-                        f"({len(args)} given)")
-    for index, (arg, info) in enumerate(zip(args, described)):
-        where = f"{name}: argument {index} ({info['type']})"
-        if hasattr(arg, "__cuda_array_interface__"):
-            device = _DeviceArray(arg)
-            shape, dtype = device.shape, device.dtype
-        elif isinstance(arg, np.ndarray):
-            shape, dtype = arg.shape, arg.dtype
-        else:
-            if info["kind"] == "memref":
-                raise TypeError(f"{where}: {type(arg).__name__} given where "
-                                "an array is needed")
-            continue
-        if info["kind"] != "memref":
-            raise TypeError(f"{where}: an array was given for a scalar")
-        element = info["element_type"]
-        if element == "bf16":
-            fits = dtype.itemsize == 2
-        else:
-            fits = dtype == np.dtype(_DTYPES.get(element, "V0")) or (
-                element == "i1" and dtype == np.int8)
-        if not fits:
-            raise TypeError(f"{where}: dtype {dtype}, expected "
-                            f"{_DTYPES.get(element, element)}")
-        expected = info["shape"]
-        if len(shape) != len(expected):
-            raise ValueError(f"{where}: rank {len(shape)}, expected "
-                             f"{len(expected)}")
-        for k, (n, fixed) in enumerate(zip(shape, expected)):
-            if fixed is not None and n != fixed:
-                raise ValueError(f"{where}: dimension {k} is {n}, expected "
-                                 f"{fixed}")
-
-
 def host_function(manifest, name):
     """The manifest's entry for host function `name`, checked to be one a
     caller can stand in for."""
@@ -391,66 +246,13 @@ def host_function(manifest, name):
 
 def launch_ptx(program, function, *args, stream=None):
     """Launches the kernels of host function `function` of `program` (a
-    threadbind.Program) through CuPy, on device arrays (CuPy, PyTorch or
-    anything with __cuda_array_interface__) and numbers, in the order the
+    threadbind.Program) from its PTX or cubin, through the CUDA driver, on
+    device arrays in place (PyTorch, CuPy, anything with
+    __cuda_array_interface__ or __dlpack__) and numbers, in the order the
     host function launches them, skipping those whose launch condition is
-    false. Functions that need device scratch the host allocates (full
-    reductions) must be called through program.load()."""
-    try:
-        import cupy
-    except ImportError as error:
-        raise ThreadBindError("launch_ptx needs CuPy") from error
-    described = host_function(program.manifest, function)
-    check_arguments(described, args)
-    kernels = [k for k in program.manifest["kernels"]
-               if k["host_function"] == function]
-    functions = (_functions_from_file(cupy, program.cubin, ".cubin", kernels)
-                 if program.cubin is not None else
-                 _functions_from_file(cupy, program.ptx.encode(), ".ptx",
-                                      kernels))
-    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-
-    def resident(threads, name):
-        from cupy.cuda import driver
-        function_ptr = functions[name].kernel.ptr if name else \
-            functions[kernels[0]["name"]].kernel.ptr
-        per_sm = driver.occupancyMaxActiveBlocksPerMultiprocessor(
-            function_ptr, threads, 0)
-        return max(per_sm, 1) * sms
-
-    evaluate = _Evaluator(args, resident, described)
-    for kernel in kernels:
-        if not evaluate(kernel.get("launch_if", 1)):
-            continue
-        grid = tuple(max(int(evaluate(g)), 1) for g in kernel["grid"])
-        block = tuple(int(evaluate(b)) for b in kernel["block"])
-        values = kernel_arguments(kernel, evaluate)
-        shared = int(evaluate(kernel.get("dynamic_shared_memory", 0)))
-        if stream is None:
-            functions[kernel["name"]](grid, block, tuple(values),
-                                      shared_mem=shared)
-        else:
-            with stream:
-                functions[kernel["name"]](grid, block, tuple(values),
-                                          shared_mem=shared)
+    false. It launches on `stream`, else the arrays' own, and does not wait.
+    Functions that need device scratch the host allocates (full reductions)
+    must be called through program.load()."""
+    program.launcher(function)(*args, stream=stream)
 
 
-def _functions_from_file(cupy, data, suffix, kernels):
-    """The kernels' functions from PTX or cubin bytes, through a RawModule
-    (which reads either from a file only)."""
-    import os
-    import tempfile
-    handle = tempfile.NamedTemporaryFile(suffix=suffix, delete=False)
-    try:
-        handle.write(data)
-        handle.close()
-        module = cupy.RawModule(path=handle.name)
-        functions = {k["name"]: module.get_function(k["name"])
-                     for k in kernels}
-        # RawModule reads the file when a function is first used: make that
-        # happen while the file is still there.
-        for function in functions.values():
-            function.kernel
-        return functions
-    finally:
-        os.unlink(handle.name)

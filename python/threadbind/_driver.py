@@ -1,0 +1,168 @@
+"""The CUDA driver API, through ctypes: what launching a program's kernels
+from Python needs, and nothing that waits for the device.
+
+Everything is per device: a device's primary context (the one PyTorch and
+CuPy use), the modules loaded into it, and its multiprocessor limits. A
+failing call raises ThreadBindError with the driver's name for the error.
+"""
+
+import ctypes
+import threading
+
+from ._bundle import ThreadBindError
+
+# cuLaunchKernel's `extra` keys: the parameters as one packed buffer.
+_PARAM_BUFFER_POINTER = 1
+_PARAM_BUFFER_SIZE = 2
+_PARAM_END = 0
+
+_ATTRIBUTE = {  # CUdevice_attribute
+    "multiprocessors": 16,
+    "max_threads_per_multiprocessor": 39,
+    "max_blocks_per_multiprocessor": 106,
+    "compute_capability_major": 75,
+    "compute_capability_minor": 76,
+}
+_FUNC_MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+_NO_BINARY_FOR_GPU = 209  # CUDA_ERROR_NO_BINARY_FOR_GPU
+_INVALID_IMAGE = 200  # CUDA_ERROR_INVALID_IMAGE
+
+_vp = ctypes.c_void_p
+
+
+class Device:
+    """One device: its primary context and limits."""
+
+    def __init__(self, driver, ordinal):
+        self.driver = driver
+        self.ordinal = ordinal
+        handle = ctypes.c_int()
+        driver.check("cuDeviceGet", ctypes.byref(handle), ordinal)
+        self.handle = handle.value
+        context = _vp()
+        driver.check("cuDevicePrimaryCtxRetain", ctypes.byref(context),
+                     self.handle)
+        self.context = context.value
+        self.limits = {name: driver.attribute(code, self.handle)
+                       for name, code in _ATTRIBUTE.items()}
+
+    def make_current(self):
+        """Makes the device's primary context current on this thread (a
+        PyTorch or CuPy thread usually has it already)."""
+        current = _vp()
+        self.driver.check("cuCtxGetCurrent", ctypes.byref(current))
+        if current.value != self.context:
+            self.driver.check("cuCtxSetCurrent", _vp(self.context))
+
+
+class Driver:
+    """libcuda.so.1, loaded on first use. `cuda` may be given a stand-in
+    (tests): any object with the driver functions as attributes."""
+
+    def __init__(self, cuda=None):
+        self._cuda = cuda
+        self._devices = {}
+        self._lock = threading.Lock()
+
+    @property
+    def cuda(self):
+        if self._cuda is None:
+            try:
+                self._cuda = ctypes.CDLL("libcuda.so.1")
+            except OSError as error:
+                raise ThreadBindError(
+                    "the CUDA driver (libcuda.so.1) cannot be loaded: "
+                    f"{error}") from None
+            self.check("cuInit", 0)
+        return self._cuda
+
+    def check(self, name, *args):
+        result = getattr(self.cuda, name)(*args)
+        if result != 0:
+            raise ThreadBindError(f"{name} failed: {self.error_name(result)}")
+        return result
+
+    def error_name(self, code):
+        text = ctypes.c_char_p()
+        if self.cuda.cuGetErrorName(code, ctypes.byref(text)) == 0 and \
+                text.value:
+            return text.value.decode()
+        return f"error {code}"
+
+    def attribute(self, code, device):
+        value = ctypes.c_int()
+        self.check("cuDeviceGetAttribute", ctypes.byref(value), code, device)
+        return value.value
+
+    def device(self, ordinal):
+        """The Device `ordinal`, set up once."""
+        found = self._devices.get(ordinal)
+        if found is None:
+            with self._lock:
+                found = self._devices.get(ordinal)
+                if found is None:
+                    found = self._devices[ordinal] = Device(self, ordinal)
+        return found
+
+    def load_module(self, images):
+        """A module from the first of `images` (bytes: cubin, or PTX with a
+        NUL at the end) the device takes; a cubin for another chip is
+        skipped for the PTX."""
+        last = None
+        for image in images:
+            module = _vp()
+            result = self.cuda.cuModuleLoadData(ctypes.byref(module),
+                                                ctypes.c_char_p(image))
+            if result == 0:
+                return module.value
+            last = result
+            if result not in (_NO_BINARY_FOR_GPU, _INVALID_IMAGE):
+                break
+        raise ThreadBindError(
+            f"cuModuleLoadData failed: {self.error_name(last)}")
+
+    def function(self, module, name):
+        handle = _vp()
+        self.check("cuModuleGetFunction", ctypes.byref(handle), _vp(module),
+                   name.encode())
+        return handle.value
+
+    def resident_blocks_per_sm(self, function, threads):
+        blocks = ctypes.c_int()
+        self.check("cuOccupancyMaxActiveBlocksPerMultiprocessor",
+                   ctypes.byref(blocks), _vp(function), int(threads),
+                   ctypes.c_size_t(0))
+        return blocks.value
+
+    def set_dynamic_shared(self, function, nbytes):
+        self.check("cuFuncSetAttribute", _vp(function),
+                   _FUNC_MAX_DYNAMIC_SHARED, int(nbytes))
+
+    def launch(self, function, grid, block, shared, stream, params):
+        """Launches `function` with `params` (bytes, packed as the PTX
+        entry lays them out) on `stream` (a CUstream handle as an int),
+        without waiting."""
+        if params:
+            buffer = ctypes.create_string_buffer(params, len(params))
+            size = ctypes.c_size_t(len(params))
+            extra = (_vp * 5)(_PARAM_BUFFER_POINTER,
+                              ctypes.addressof(buffer), _PARAM_BUFFER_SIZE,
+                              ctypes.addressof(size), _PARAM_END)
+        else:
+            extra = None
+        self.check("cuLaunchKernel", _vp(function), ctypes.c_uint(grid[0]),
+                   ctypes.c_uint(grid[1]), ctypes.c_uint(grid[2]),
+                   ctypes.c_uint(block[0]), ctypes.c_uint(block[1]),
+                   ctypes.c_uint(block[2]), ctypes.c_uint(shared),
+                   _vp(stream), None, extra)
+
+
+_default = None
+
+
+def default_driver():
+    """The process's Driver."""
+    global _default
+    if _default is None:
+        _default = Driver()
+    return _default

@@ -1,0 +1,378 @@
+"""Launching a host function's kernels from Python, on a stream, without
+waiting: what ``program.launcher(name)``, ``launch_ptx`` and
+``threadbind.torch`` call.
+
+A Launcher stands in for one host function the manifest says a caller can
+launch (docs/Manifest.md). It takes device arrays in place (PyTorch tensors,
+anything with ``__cuda_array_interface__`` or ``__dlpack__``) and numbers,
+checks them against the function's arguments, and launches the kernels in
+order with cuLaunchKernel on the stream given, else the arrays' own (the
+current PyTorch stream of their device, the CUDA array interface's
+"stream"), else the legacy default stream. Nothing synchronises.
+
+What the manifest's expression trees say for a call (which kernels run,
+with which grids and parameters) is cached by the arguments' shapes and
+strides (and integer scalars, and pointers where a launch condition
+compares arrays' bytes), so that a repeated call with arrays of the same
+shapes only packs pointers and launches.
+"""
+
+import ctypes
+import json
+import struct
+import threading
+
+import numpy as np
+
+from ._arrays import Array, as_array, row_major
+from ._bundle import ThreadBindError
+from ._driver import default_driver
+from ._ptx import (MAX_RESIDENT_BLOCKS, _Evaluator, check_manifest_version,
+                   host_function, strided_layout)
+
+# The element types each manifest type takes: MLIR integers are signless, so
+# either signedness of the width; i1 is stored a byte.
+_ACCEPTED = {
+    "f16": {"float16"}, "bf16": {"bfloat16"}, "f32": {"float32"},
+    "f64": {"float64"}, "i1": {"bool", "int8", "uint8"},
+    "i8": {"int8", "uint8"}, "i16": {"int16", "uint16"},
+    "i32": {"int32", "uint32"}, "i64": {"int64", "uint64"},
+    "index": {"int64", "uint64"},
+}
+# struct formats of scalar parameters by MLIR type, and of descriptor
+# fields: pointers, then the 64-bit offset, sizes and strides.
+_SCALAR_FORMAT = {"f16": "H", "bf16": "H", "f32": "f", "f64": "d",
+                  "i1": "?", "i8": "b", "i16": "h", "i32": "i", "i64": "q",
+                  "index": "q"}
+_PTX_SIZE = {"u64": 8, "u32": 4, "u16": 2, "u8": 1, "f64": 8, "f32": 4,
+             "b16": 2}
+
+
+def _parameter_format(kernel):
+    """The struct format of `kernel`'s packed parameters (each aligned to
+    its size, as the PTX entry lays them out), and for each parameter
+    whether it is a late slot: a pointer ("ptr", argument) or a bare
+    scalar ("arg", argument), filled in on every call."""
+    fmt, offset, late = "<", 0, []
+    for param in kernel["params"]:
+        size = _PTX_SIZE[param["ptx_type"]]
+        padding = -offset % size
+        fmt += "x" * padding
+        offset += padding + size
+        source, field = param["source"], param.get("field")
+        bare = isinstance(source, dict) and set(source) == {"arg"}
+        if field in ("allocated_ptr", "aligned_ptr"):
+            fmt += "Q"
+            late.append(("ptr", source["arg"]))
+        elif field is not None:
+            fmt += "q"
+            late.append(None)
+        else:
+            code = _SCALAR_FORMAT.get(param["mlir_type"])
+            if code is None:
+                raise ThreadBindError(f"{kernel['name']}: cannot pass a "
+                                      f"{param['mlir_type']} parameter")
+            fmt += code
+            late.append(("arg", source["arg"]) if bare else None)
+    return fmt, late
+
+
+class Launcher:
+    """Launches the kernels of one host function of a program (see the
+    module's docstring). `program` is a threadbind.Program, or anything
+    with `manifest`, `ptx` and `cubin`."""
+
+    def __init__(self, program, function, driver=None):
+        self.manifest = program.manifest
+        check_manifest_version(self.manifest)
+        self.function = host_function(self.manifest, function)
+        self.name = function
+        self.arguments = self.function["arguments"]
+        self.kernels = [k for k in self.manifest["kernels"]
+                        if k["host_function"] == function]
+        self._kernel_index = {k["name"]: i for i, k in enumerate(self.kernels)}
+        self._formats = [_parameter_format(k) for k in self.kernels]
+        self._structs = [struct.Struct(fmt) for fmt, _ in self._formats]
+        images = []
+        if getattr(program, "cubin", None):
+            images.append(bytes(program.cubin))
+        images.append(program.ptx.encode() + b"\0")
+        self._images = images
+        self._driver = driver
+        self._modules = {}  # device ordinal -> kernel function handles
+        self._resident = {}  # (device, kernel index, threads) -> blocks
+        self._cache = {}
+        self._lock = threading.Lock()
+        self._layouts = [strided_layout(a["type"]) if a["kind"] == "memref"
+                         else None for a in self.arguments]
+        # The offsets strided types fix: the aligned pointer lies that many
+        # elements before element [0, ...].
+        self._offsets = {i: layout[1] for i, layout in enumerate(self._layouts)
+                         if layout and layout[1] >= 0}
+        # Pointers matter to the plan where a condition compares bytes.
+        self._uses_pointers = '"disjoint"' in json.dumps(self.kernels)
+        self._integer_scalars = [
+            i for i, a in enumerate(self.arguments)
+            if a["kind"] == "scalar" and a["element_type"] not in
+            ("f16", "bf16", "f32", "f64")]
+
+    @property
+    def driver(self):
+        if self._driver is None:
+            self._driver = default_driver()
+        return self._driver
+
+    def __repr__(self):
+        types = ", ".join(a["type"] for a in self.arguments)
+        return f"<threadbind.Launcher {self.name}({types})>"
+
+    # -- arguments --------------------------------------------------------
+
+    def _where(self, i):
+        return f"{self.name}: argument {i} ({self.arguments[i]['type']})"
+
+    def _check(self, args, stream):
+        """The arguments as Arrays and numbers, checked: how many, arrays
+        where memrefs are, element types, ranks, static sizes, layouts and
+        devices. Returns (values, device ordinal, stream hint)."""
+        if len(args) != len(self.arguments):
+            raise TypeError(f"{self.name} takes {len(self.arguments)} "
+                            f"arguments ({len(args)} given)")
+        values, device, hint = [], None, None
+        for i, (arg, info) in enumerate(zip(args, self.arguments)):
+            if info["kind"] != "memref":
+                if as_array(arg) is not None or isinstance(arg, np.ndarray):
+                    raise TypeError(f"{self._where(i)}: an array was given "
+                                    "for a scalar")
+                values.append(self._scalar(i, arg, info))
+                continue
+            if isinstance(arg, np.ndarray):
+                raise TypeError(
+                    f"{self._where(i)}: a NumPy array where device memory "
+                    "is needed (use torch.Tensor.cuda or cupy.asarray)")
+            try:
+                array = as_array(arg, stream)
+            except (TypeError, ValueError) as error:
+                raise type(error)(f"{self._where(i)}: {error}") from None
+            if array is None:
+                raise TypeError(f"{self._where(i)}: {type(arg).__name__} "
+                                "given where a device array is needed")
+            self._check_array(i, array, info)
+            ordinal = array.device
+            if ordinal is None:
+                ordinal = self._device_of(array.pointer)
+            if device is None:
+                device = ordinal
+            elif ordinal != device:
+                raise ValueError(
+                    f"{self._where(i)}: on device {ordinal}, but earlier "
+                    f"arrays are on device {device}")
+            if hint is None:
+                hint = array.stream
+            values.append(array)
+        return values, device, hint
+
+    def _device_of(self, pointer):
+        """The ordinal of the device that owns `pointer`; 0 where the driver
+        does not say (one device, or memory it does not know)."""
+        ordinal = ctypes.c_int(0)
+        try:
+            # CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+            if self.driver.cuda.cuPointerGetAttribute(
+                    ctypes.byref(ordinal), 9, ctypes.c_void_p(pointer)) != 0:
+                return 0
+        except (AttributeError, ThreadBindError):
+            return 0
+        return ordinal.value
+
+    def _scalar(self, i, value, info):
+        element = info["element_type"]
+        if element in ("f16", "bf16", "f32", "f64"):
+            try:
+                return float(value)
+            except (TypeError, ValueError):
+                raise TypeError(f"{self._where(i)}: {value!r} is not a "
+                                f"{element}") from None
+        if isinstance(value, float) and not value.is_integer():
+            raise TypeError(f"{self._where(i)}: {value!r} is not an integer")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"{self._where(i)}: {value!r} is not a "
+                            f"{element}") from None
+
+    def _check_array(self, i, array, info):
+        where = self._where(i)
+        accepted = _ACCEPTED.get(info["element_type"], set())
+        if array.dtype not in accepted:
+            raise TypeError(f"{where}: dtype {array.dtype}, expected "
+                            f"{' or '.join(sorted(accepted))}")
+        expected = info["shape"]
+        if len(array.shape) != len(expected):
+            raise ValueError(f"{where}: rank {len(array.shape)}, expected "
+                             f"{len(expected)}")
+        for k, (n, fixed) in enumerate(zip(array.shape, expected)):
+            if fixed is not None and n != fixed:
+                raise ValueError(f"{where}: dimension {k} is {n}, expected "
+                                 f"{fixed}")
+        if 0 in array.shape:
+            return
+        layout = self._layouts[i]
+        if layout is None:
+            wanted = row_major(array.shape)
+            if any(s != w for s, w, n in zip(array.strides, wanted,
+                                             array.shape) if n > 1):
+                raise ValueError(f"{where}: strides {array.strides} (in "
+                                 "elements) are not row-major; pass a "
+                                 "contiguous array (.contiguous())")
+        else:
+            for k, (n, s, fixed) in enumerate(zip(array.shape, array.strides,
+                                                  layout[0])):
+                if fixed >= 0 and s != fixed and n > 1:
+                    raise ValueError(
+                        f"{where}: stride {k} is {s} elements, but its type "
+                        f"fixes {fixed}")
+
+    # -- launching --------------------------------------------------------
+
+    def _functions(self, device):
+        functions = self._modules.get(device)
+        if functions is None:
+            with self._lock:
+                functions = self._modules.get(device)
+                if functions is None:
+                    self.driver.device(device).make_current()
+                    module = self.driver.load_module(self._images)
+                    functions = [self.driver.function(module, k["name"])
+                                 for k in self.kernels]
+                    self._modules[device] = functions
+        return functions
+
+    def plan(self, values, device):
+        """What the host function would launch for these arguments (Arrays
+        and numbers, checked) on `device`:
+        (kernel index, grid, block, shared bytes, parameter values with
+        None in the late slots) for each kernel that runs."""
+        memrefs = [(v.shape, v.strides) if isinstance(v, Array) else None
+                   for v in values]
+        key = (device, tuple(memrefs),
+               tuple(values[i] for i in self._integer_scalars))
+        if self._uses_pointers:
+            key += tuple(v.pointer for v in values if isinstance(v, Array))
+        found = self._cache.get(key)
+        if found is not None:
+            return found
+        evaluate = _Evaluator(values, self._resident_query(device),
+                              self._offsets)
+        found = []
+        for index, kernel in enumerate(self.kernels):
+            if not evaluate(kernel.get("launch_if", 1)):
+                continue
+            late = self._formats[index][1]
+            params = tuple(None if slot else evaluate(param["source"])
+                           for param, slot in zip(kernel["params"], late))
+            found.append((index,
+                          tuple(evaluate(g) for g in kernel["grid"]),
+                          tuple(evaluate(b) for b in kernel["block"]),
+                          evaluate(kernel.get("dynamic_shared_memory", 0)),
+                          params))
+        if len(self._cache) > 1024:
+            self._cache.clear()
+        self._cache[key] = found
+        return found
+
+    def _resident_query(self, device):
+        """The plan function's answer to the resident-block queries on
+        `device` (Runtime.h's, which the compiler relies on)."""
+        def resident(threads, name):
+            kernel = self._kernel_index.get(name) if name else None
+            if name and kernel is None:
+                raise ThreadBindError(f"the manifest asks about kernel "
+                                      f"{name!r}, which it does not list")
+            key = (device, kernel, threads)
+            blocks = self._resident.get(key)
+            if blocks is None:
+                limits = self.driver.device(device).limits
+                if not 0 < threads <= 1024:
+                    raise ThreadBindError(f"{self.name}: a resident-block "
+                                          f"query for {threads} threads")
+                if kernel is None:
+                    per_sm = limits["max_threads_per_multiprocessor"] // \
+                        threads
+                    if limits["max_blocks_per_multiprocessor"] > 0:
+                        per_sm = min(per_sm,
+                                     limits["max_blocks_per_multiprocessor"])
+                else:
+                    per_sm = self.driver.resident_blocks_per_sm(
+                        self._functions(device)[kernel], threads)
+                blocks = min(max(per_sm * limits["multiprocessors"], 1),
+                             MAX_RESIDENT_BLOCKS)
+                self._resident[key] = blocks
+            return blocks
+        return resident
+
+    def __call__(self, *args, stream=None):
+        """Launches the function's kernels on `stream` (a CUstream handle,
+        or an object with `cuda_stream` or `ptr`, as PyTorch's and CuPy's
+        streams have); without one, on the arrays' own stream. Returns
+        without waiting."""
+        values, device, hint = self._check(args, stream)
+        if device is None:
+            device = 0
+        handle = self._stream(stream, hint, device)
+        launches = self.plan(values, device)
+        if not launches:
+            return
+        driver = self.driver
+        functions = self._functions(device)
+        driver.device(device).make_current()
+        for index, grid, block, shared, params in launches:
+            packer = self._structs[index]
+            late = self._formats[index][1]
+            filled = list(params)
+            for position, slot in enumerate(late):
+                if slot is not None:
+                    kind, i = slot
+                    filled[position] = (
+                        values[i].pointer - self._offsets.get(i, 0) *
+                        values[i].itemsize if kind == "ptr"
+                        else self._scalar_bits(i, values[i]))
+            try:
+                packed = packer.pack(*filled)
+            except struct.error as error:
+                raise OverflowError(f"{self.name}: a parameter of "
+                                    f"{self.kernels[index]['name']} does not "
+                                    f"fit its type: {error}") from None
+            grid = tuple(max(int(g), 1) for g in grid)
+            if grid[0] > 0x7fffffff or grid[1] > 65535 or grid[2] > 65535:
+                raise ThreadBindError(f"{self.name}: grid {grid} is more "
+                                      "than the device can launch")
+            if shared > 48 * 1024:
+                driver.set_dynamic_shared(functions[index], shared)
+            driver.launch(functions[index], grid, block, int(shared),
+                          handle, packed)
+
+    def _scalar_bits(self, i, value):
+        """A bare scalar parameter's value as its struct code takes it:
+        f16 and bf16 as their bits."""
+        element = self.arguments[i]["element_type"]
+        if element == "f16":
+            return int(np.float16(value).view(np.uint16))
+        if element == "bf16":
+            bits = int(np.float32(value).view(np.uint32))
+            if (bits & 0x7fffffff) > 0x7f800000:
+                return (bits >> 16) | 0x40  # a quiet NaN
+            return (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+        return value
+
+    def _stream(self, stream, hint, device):
+        """The CUstream handle to launch on."""
+        if stream is None:
+            if hint == "torch":
+                import torch
+                return torch.cuda.current_stream(device).cuda_stream
+            return int(hint) if isinstance(hint, int) else 0
+        for attribute in ("cuda_stream", "ptr", "handle"):
+            if hasattr(stream, attribute):
+                return int(getattr(stream, attribute))
+        return int(stream)

@@ -479,6 +479,11 @@ for name in ("cupy", "torch"):
   echo "--- compare_torch.py"
   tagged "python-compare-torch" "${python_env[@]}" "$PYTHON3" \
     "$P/compare_torch.py" --program "$P/programs/saxpy"
+  echo "--- bench/python: overhead.py, training_step.py"
+  tagged "python-overhead" "${python_env[@]}" "$PYTHON3" \
+    "$P/bench/overhead.py" --program "$P/programs/ops"
+  tagged "python-training-step" "${python_env[@]}" "$PYTHON3" \
+    "$P/bench/training_step.py" --program "$P/programs/ops"
 fi
 
 if ((BENCH)); then

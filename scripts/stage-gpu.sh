@@ -171,6 +171,14 @@ threadbind.compile(sys.argv[1], output_dir=sys.argv[2], read_only_loads=True)' \
   "$STAGE/python/programs/kernels-read-only"
 /usr/bin/python3 "$THREADBIND_ROOT/examples/python/compare_torch.py" \
   --save "$STAGE/python/programs/saxpy"
+# What a call costs from Python, two streams, and a training step with
+# ThreadBind ops (bench/python).
+mkdir -p "$STAGE/python/bench"
+cp "$THREADBIND_ROOT"/bench/python/*.py "$STAGE/python/bench/"
+PYTHONPATH=$THREADBIND_ROOT/python /usr/bin/python3 -c '
+import sys, threadbind
+threadbind.compile(sys.argv[1], output_dir=sys.argv[2])' \
+  "$THREADBIND_ROOT/bench/python/ops.mlir" "$STAGE/python/programs/ops"
 for package in pytest _pytest pluggy iniconfig packaging py.py; do
   cp -r "/usr/lib/python3/dist-packages/$package" "$STAGE/python/pytest/"
 done

@@ -121,7 +121,7 @@ def test_launch_ptx_with_cupy(gpu, program):
     cupy.cuda.Device().synchronize()
     np.testing.assert_allclose(
         cupy.asnumpy(y), 3.0 * np.arange(1 << 20, dtype=np.float32) + 1)
-    with pytest.raises(TypeError, match="host array where device memory"):
+    with pytest.raises(TypeError, match="a NumPy array where device memory"):
         threadbind.launch_ptx(program, "axpy", 3.0, np.zeros(4, np.float32),
                               np.zeros(4, np.float32))
     with pytest.raises(threadbind.ThreadBindError, match="program.load"):
@@ -189,3 +189,82 @@ def test_strided_torch_views(gpu):
         assert int(out.isnan().sum()) == out.numel() - b.numel()
     with pytest.raises(ValueError, match=r"needs \[\?, 1\]"):
         gpu.scale_view(x, x[:, ::2], 0.5)
+
+
+def torch_with_cuda():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch without CUDA")
+    return torch
+
+
+def test_launcher_on_torch_streams(gpu, program):
+    """program.launcher launches on the current PyTorch stream, or the one
+    given, in place, for contiguous tensors and strided views."""
+    torch = torch_with_cuda()
+    axpy = program.launcher("axpy")
+    x = torch.arange(100003, dtype=torch.float32, device="cuda")
+    y = torch.ones_like(x)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        axpy(2.0, x, y)
+    side.synchronize()
+    torch.testing.assert_close(y, 2 * x + 1)
+    z = torch.ones_like(x)
+    axpy(3.0, x, z, stream=side)
+    side.synchronize()
+    torch.testing.assert_close(z, 3 * x + 1)
+    a = torch.randn(64, 100, device="cuda")
+    b = torch.zeros(64, 50, device="cuda")
+    program.launcher("scale_view")(a[:, ::2], b, 0.5)
+    torch.cuda.synchronize()
+    torch.testing.assert_close(b, 0.5 * a[:, ::2])
+    with pytest.raises(TypeError, match="dtype float64, expected float32"):
+        axpy(1.0, x.double(), y)
+    with pytest.raises(TypeError, match="a cpu tensor where a CUDA tensor"):
+        axpy(1.0, x.cpu(), y)
+
+
+def test_launcher_on_cupy_streams(gpu, program):
+    cupy = pytest.importorskip("cupy")
+    axpy = program.launcher("axpy")
+    x = cupy.arange(4099, dtype=cupy.float32)
+    y = cupy.ones(4099, dtype=cupy.float32)
+    with cupy.cuda.Stream() as stream:
+        axpy(0.5, x, y)
+        stream.synchronize()
+    np.testing.assert_allclose(cupy.asnumpy(y),
+                               0.5 * np.arange(4099, dtype=np.float32) + 1)
+
+
+def test_torch_custom_ops(gpu, program):
+    """threadbind.torch: an in-place op (mutating its memref arguments) and
+    a functional one (allocating its output), eagerly and under
+    torch.compile."""
+    torch = torch_with_cuda()
+    import threadbind.torch
+    axpy = threadbind.torch.custom_op(program, "axpy", name="tbtest::axpy")
+    x = torch.randn(10007, device="cuda")
+    y = torch.randn(10007, device="cuda")
+    want = 2.0 * x + y
+    version = y._version
+    axpy(2.0, x, y)
+    torch.testing.assert_close(y, want)
+    assert y._version > version  # written in place, as PyTorch's ops do
+    torch.ops.tbtest.axpy(1.0, x, y)
+    torch.testing.assert_close(y, want + x)
+    twice = threadbind.torch.custom_op(program, "twice_f16",
+                                       name="tbtest::twice", outputs={1: 0})
+    h = torch.randn(4099, device="cuda").half()
+    torch.testing.assert_close(twice(h), h * 2)
+    compiled = torch.compile(lambda v: twice(v) + 1)
+    torch.testing.assert_close(compiled(h), h * 2 + 1)
+
+    def in_place(a, b):
+        axpy(3.0, a, b)
+        return b * 2
+    z = torch.zeros_like(x)
+    torch.testing.assert_close(torch.compile(in_place)(x, z), 6.0 * x)
+    torch.testing.assert_close(z, 3.0 * x)
+    with pytest.raises(TypeError, match="dtype float32, expected float16"):
+        twice(h.float())

@@ -48,10 +48,10 @@ class FakeDriver:
     def set_dynamic_shared(self, function, nbytes):
         pass
 
-    def launch(self, function, grid, block, shared, stream, params):
+    def launch(self, function, grid, block, shared, stream, packer, values):
         self.launches.append(dict(kernel=function, grid=grid, block=block,
                                   shared=shared, stream=stream,
-                                  params=params))
+                                  params=packer.pack(*values)))
 
 
 class CAI:
@@ -81,6 +81,13 @@ class FakeTensor:
     @property
     def dtype(self):
         return "torch." + self._dtype
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    def get_device(self):
+        return self.device.index if self.is_cuda else -1
 
     def data_ptr(self):
         return self._pointer

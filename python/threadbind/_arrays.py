@@ -6,11 +6,10 @@ import ctypes
 
 import numpy as np
 
-_TORCH_DTYPES = {"float16": "float16", "bfloat16": "bfloat16",
-                 "float32": "float32", "float64": "float64", "bool": "bool",
-                 "int8": "int8", "uint8": "uint8", "int16": "int16",
-                 "int32": "int32", "int64": "int64", "uint16": "uint16",
-                 "uint32": "uint32", "uint64": "uint64"}
+# PyTorch dtypes by object, named as NumPy names them (filled on first use).
+_TORCH_NAMES = {}
+# The classes found to be PyTorch tensors.
+_TORCH_TYPES = set()
 
 
 class Array:
@@ -33,14 +32,15 @@ class Array:
 
 
 def _torch_array(tensor):
-    device = tensor.device
-    if device.type != "cuda":
-        raise TypeError(f"a {device.type} tensor where a CUDA tensor is "
-                        "needed")
-    dtype = str(tensor.dtype).rpartition(".")[2]
-    return Array(tensor.data_ptr(), tuple(tensor.shape),
-                 tuple(tensor.stride()), _TORCH_DTYPES.get(dtype, dtype),
-                 tensor.element_size(), device.index, "torch")
+    if not tensor.is_cuda:
+        raise TypeError(f"a {tensor.device.type} tensor where a CUDA tensor "
+                        "is needed")
+    dtype = tensor.dtype
+    name = _TORCH_NAMES.get(dtype)
+    if name is None:
+        name = _TORCH_NAMES[dtype] = str(dtype).rpartition(".")[2]
+    return Array(tensor.data_ptr(), tensor.shape, tensor.stride(), name,
+                 tensor.element_size(), tensor.get_device(), "torch")
 
 
 def _interface_array(obj):
@@ -114,8 +114,12 @@ def _dlpack_array(obj, stream):
 
 def as_array(obj, stream=None):
     """`obj` as an Array, or None when it is not a device array."""
+    cls = type(obj)
+    if cls in _TORCH_TYPES:
+        return _torch_array(obj)
     if hasattr(obj, "data_ptr") and hasattr(obj, "stride") and \
-            hasattr(obj, "device"):
+            hasattr(obj, "is_cuda"):
+        _TORCH_TYPES.add(cls)
         return _torch_array(obj)
     if hasattr(obj, "__cuda_array_interface__"):
         return _interface_array(obj)

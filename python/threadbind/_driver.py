@@ -26,6 +26,9 @@ _ATTRIBUTE = {  # CUdevice_attribute
 _FUNC_MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _NO_BINARY_FOR_GPU = 209  # CUDA_ERROR_NO_BINARY_FOR_GPU
 _INVALID_IMAGE = 200  # CUDA_ERROR_INVALID_IMAGE
+_INVALID_CONTEXT = 201  # CUDA_ERROR_INVALID_CONTEXT
+_INVALID_HANDLE = 400  # CUDA_ERROR_INVALID_HANDLE
+_CONTEXT_IS_DESTROYED = 709  # CUDA_ERROR_CONTEXT_IS_DESTROYED
 
 _vp = ctypes.c_void_p
 
@@ -45,14 +48,24 @@ class Device:
         self.context = context.value
         self.limits = {name: driver.attribute(code, self.handle)
                        for name, code in _ATTRIBUTE.items()}
+        self._local = threading.local()
 
     def make_current(self):
         """Makes the device's primary context current on this thread (a
-        PyTorch or CuPy thread usually has it already)."""
+        PyTorch or CuPy thread usually has it already). Checked once a
+        thread: a launch that finds another context current says so
+        (Driver.launch), and the check is made again."""
+        if getattr(self._local, "current", False):
+            return
         current = _vp()
-        self.driver.check("cuCtxGetCurrent", ctypes.byref(current))
-        if current.value != self.context:
+        get = self.driver.cuda.cuCtxGetCurrent
+        if get(ctypes.byref(current)) != 0 or current.value != self.context:
             self.driver.check("cuCtxSetCurrent", _vp(self.context))
+        self._local.current = True
+
+    def forget_current(self):
+        """Makes the next make_current on this thread check again."""
+        self._local.current = False
 
 
 class Driver:
@@ -63,6 +76,7 @@ class Driver:
         self._cuda = cuda
         self._devices = {}
         self._lock = threading.Lock()
+        self._local = threading.local()
 
     @property
     def cuda(self):
@@ -138,23 +152,47 @@ class Driver:
         self.check("cuFuncSetAttribute", _vp(function),
                    _FUNC_MAX_DYNAMIC_SHARED, int(nbytes))
 
-    def launch(self, function, grid, block, shared, stream, params):
-        """Launches `function` with `params` (bytes, packed as the PTX
-        entry lays them out) on `stream` (a CUstream handle as an int),
-        without waiting."""
-        if params:
-            buffer = ctypes.create_string_buffer(params, len(params))
-            size = ctypes.c_size_t(len(params))
+    def launch(self, function, grid, block, shared, stream, packer, values):
+        """Launches `function` on `stream` (a CUstream handle as an int)
+        without waiting, with its parameters `values` packed by `packer`
+        (a struct.Struct laid out as the PTX entry's parameters)."""
+        launch = self._launch_function()
+        local = self._local
+        buffers = getattr(local, "buffers", None)
+        size = packer.size
+        if buffers is None or len(buffers[0]) < size:
+            # One buffer a thread, reused: the driver copies the parameters
+            # before cuLaunchKernel returns.
+            buffer = ctypes.create_string_buffer(max(size, 4096))
+            length = ctypes.c_size_t()
             extra = (_vp * 5)(_PARAM_BUFFER_POINTER,
                               ctypes.addressof(buffer), _PARAM_BUFFER_SIZE,
-                              ctypes.addressof(size), _PARAM_END)
-        else:
-            extra = None
-        self.check("cuLaunchKernel", _vp(function), ctypes.c_uint(grid[0]),
-                   ctypes.c_uint(grid[1]), ctypes.c_uint(grid[2]),
-                   ctypes.c_uint(block[0]), ctypes.c_uint(block[1]),
-                   ctypes.c_uint(block[2]), ctypes.c_uint(shared),
-                   _vp(stream), None, extra)
+                              ctypes.addressof(length), _PARAM_END)
+            local.buffers = buffers = (buffer, length, extra)
+        buffer, length, extra = buffers
+        packer.pack_into(buffer, 0, *values)
+        length.value = size
+        result = launch(function, grid[0], grid[1], grid[2], block[0],
+                        block[1], block[2], shared, stream, None,
+                        extra if size else None)
+        if result != 0:
+            if result in (_INVALID_CONTEXT, _INVALID_HANDLE,
+                          _CONTEXT_IS_DESTROYED):
+                # Another context is current on this thread now.
+                for device in self._devices.values():
+                    device.forget_current()
+            raise ThreadBindError(
+                f"cuLaunchKernel failed: {self.error_name(result)}")
+
+    def _launch_function(self):
+        """cuLaunchKernel, with its argument types set once."""
+        launch = self.__dict__.get("_cuLaunchKernel")
+        if launch is None:
+            launch = self.cuda.cuLaunchKernel
+            launch.argtypes = [_vp] + [ctypes.c_uint] * 7 + [_vp] * 3
+            launch.restype = ctypes.c_int
+            self._cuLaunchKernel = launch
+        return launch
 
 
 _default = None

@@ -93,6 +93,14 @@ class Launcher:
         self._kernel_index = {k["name"]: i for i, k in enumerate(self.kernels)}
         self._formats = [_parameter_format(k) for k in self.kernels]
         self._structs = [struct.Struct(fmt) for fmt, _ in self._formats]
+        # Each kernel's late slots: pointers as (position, argument), and
+        # bare scalars likewise.
+        self._late_pointers = [
+            [(p, slot[1]) for p, slot in enumerate(late)
+             if slot and slot[0] == "ptr"] for _, late in self._formats]
+        self._late_scalars = [
+            [(p, slot[1]) for p, slot in enumerate(late)
+             if slot and slot[0] == "arg"] for _, late in self._formats]
         images = []
         if getattr(program, "cubin", None):
             images.append(bytes(program.cubin))
@@ -115,6 +123,22 @@ class Launcher:
             i for i, a in enumerate(self.arguments)
             if a["kind"] == "scalar" and a["element_type"] not in
             ("f16", "bf16", "f32", "f64")]
+        # The strides of strided arguments decide the plan; those of the
+        # identity layout follow from the shape.
+        self._strided = [i for i, layout in enumerate(self._layouts)
+                         if layout is not None]
+        # For each memref: the dtypes it takes and its static sizes.
+        self._accepted = [_ACCEPTED.get(a["element_type"], set())
+                          if a["kind"] == "memref" else None
+                          for a in self.arguments]
+        self._ranks = [len(a["shape"]) if a["kind"] == "memref" else None
+                       for a in self.arguments]
+        self._static = [[(k, n) for k, n in enumerate(a["shape"])
+                         if n is not None] if a["kind"] == "memref" else None
+                        for a in self.arguments]
+        self._half = {i: a["element_type"] for i, a in
+                      enumerate(self.arguments) if a["kind"] == "scalar" and
+                      a["element_type"] in ("f16", "bf16")}
 
     @property
     def driver(self):
@@ -141,7 +165,9 @@ class Launcher:
         values, device, hint = [], None, None
         for i, (arg, info) in enumerate(zip(args, self.arguments)):
             if info["kind"] != "memref":
-                if as_array(arg) is not None or isinstance(arg, np.ndarray):
+                if type(arg) not in (float, int, bool) and (
+                        as_array(arg) is not None or
+                        isinstance(arg, np.ndarray)):
                     raise TypeError(f"{self._where(i)}: an array was given "
                                     "for a scalar")
                 values.append(self._scalar(i, arg, info))
@@ -202,36 +228,38 @@ class Launcher:
                             f"{element}") from None
 
     def _check_array(self, i, array, info):
-        where = self._where(i)
-        accepted = _ACCEPTED.get(info["element_type"], set())
-        if array.dtype not in accepted:
-            raise TypeError(f"{where}: dtype {array.dtype}, expected "
-                            f"{' or '.join(sorted(accepted))}")
-        expected = info["shape"]
-        if len(array.shape) != len(expected):
-            raise ValueError(f"{where}: rank {len(array.shape)}, expected "
-                             f"{len(expected)}")
-        for k, (n, fixed) in enumerate(zip(array.shape, expected)):
-            if fixed is not None and n != fixed:
-                raise ValueError(f"{where}: dimension {k} is {n}, expected "
-                                 f"{fixed}")
-        if 0 in array.shape:
+        if array.dtype not in self._accepted[i]:
+            raise TypeError(f"{self._where(i)}: dtype {array.dtype}, "
+                            f"expected {' or '.join(sorted(self._accepted[i]))}")
+        shape = array.shape
+        if len(shape) != self._ranks[i]:
+            raise ValueError(f"{self._where(i)}: rank {len(shape)}, expected "
+                             f"{self._ranks[i]}")
+        for k, n in self._static[i]:
+            if shape[k] != n:
+                raise ValueError(f"{self._where(i)}: dimension {k} is "
+                                 f"{shape[k]}, expected {n}")
+        if 0 in shape:
             return
+        strides = array.strides
         layout = self._layouts[i]
         if layout is None:
-            wanted = row_major(array.shape)
-            if any(s != w for s, w, n in zip(array.strides, wanted,
-                                             array.shape) if n > 1):
-                raise ValueError(f"{where}: strides {array.strides} (in "
-                                 "elements) are not row-major; pass a "
-                                 "contiguous array (.contiguous())")
-        else:
-            for k, (n, s, fixed) in enumerate(zip(array.shape, array.strides,
-                                                  layout[0])):
-                if fixed >= 0 and s != fixed and n > 1:
+            # Row-major, where a dimension has more than one element.
+            expected = 1
+            for k in range(len(shape) - 1, -1, -1):
+                if shape[k] > 1 and strides[k] != expected:
                     raise ValueError(
-                        f"{where}: stride {k} is {s} elements, but its type "
-                        f"fixes {fixed}")
+                        f"{self._where(i)}: strides {tuple(strides)} (in "
+                        "elements) are not row-major; pass a contiguous "
+                        "array (.contiguous())")
+                expected *= shape[k]
+            return
+        for k, (n, stride, fixed) in enumerate(zip(shape, strides,
+                                                   layout[0])):
+            if fixed >= 0 and stride != fixed and n > 1:
+                raise ValueError(
+                    f"{self._where(i)}: stride {k} is {stride} elements, but "
+                    f"its type fixes {fixed}")
 
     # -- launching --------------------------------------------------------
 
@@ -253,10 +281,10 @@ class Launcher:
         and numbers, checked) on `device`:
         (kernel index, grid, block, shared bytes, parameter values with
         None in the late slots) for each kernel that runs."""
-        memrefs = [(v.shape, v.strides) if isinstance(v, Array) else None
-                   for v in values]
-        key = (device, tuple(memrefs),
-               tuple(values[i] for i in self._integer_scalars))
+        key = (device,
+               tuple([v.shape for v in values if isinstance(v, Array)]),
+               tuple([values[i].strides for i in self._strided]),
+               tuple([values[i] for i in self._integer_scalars]))
         if self._uses_pointers:
             key += tuple(v.pointer for v in values if isinstance(v, Array))
         found = self._cache.get(key)
@@ -271,8 +299,11 @@ class Launcher:
             late = self._formats[index][1]
             params = tuple(None if slot else evaluate(param["source"])
                            for param, slot in zip(kernel["params"], late))
-            found.append((index,
-                          tuple(evaluate(g) for g in kernel["grid"]),
+            grid = tuple(max(evaluate(g), 1) for g in kernel["grid"])
+            if grid[0] > 0x7fffffff or grid[1] > 65535 or grid[2] > 65535:
+                raise ThreadBindError(f"{self.name}: grid {grid} is more "
+                                      "than the device can launch")
+            found.append((index, grid,
                           tuple(evaluate(b) for b in kernel["block"]),
                           evaluate(kernel.get("dynamic_shared_memory", 0)),
                           params))
@@ -326,50 +357,45 @@ class Launcher:
         driver = self.driver
         functions = self._functions(device)
         driver.device(device).make_current()
+        # The aligned pointers: element [0, ...] less a fixed offset.
+        pointers = {i: values[i].pointer - offset * values[i].itemsize
+                    for i, offset in self._offsets.items()}
         for index, grid, block, shared, params in launches:
-            packer = self._structs[index]
-            late = self._formats[index][1]
             filled = list(params)
-            for position, slot in enumerate(late):
-                if slot is not None:
-                    kind, i = slot
-                    filled[position] = (
-                        values[i].pointer - self._offsets.get(i, 0) *
-                        values[i].itemsize if kind == "ptr"
-                        else self._scalar_bits(i, values[i]))
+            for position, i in self._late_pointers[index]:
+                filled[position] = pointers[i] if i in pointers else \
+                    values[i].pointer
+            for position, i in self._late_scalars[index]:
+                filled[position] = (self._half_bits(i, values[i])
+                                    if i in self._half else values[i])
+            if shared > 48 * 1024:
+                driver.set_dynamic_shared(functions[index], shared)
             try:
-                packed = packer.pack(*filled)
+                driver.launch(functions[index], grid, block, shared, handle,
+                              self._structs[index], filled)
             except struct.error as error:
                 raise OverflowError(f"{self.name}: a parameter of "
                                     f"{self.kernels[index]['name']} does not "
                                     f"fit its type: {error}") from None
-            grid = tuple(max(int(g), 1) for g in grid)
-            if grid[0] > 0x7fffffff or grid[1] > 65535 or grid[2] > 65535:
-                raise ThreadBindError(f"{self.name}: grid {grid} is more "
-                                      "than the device can launch")
-            if shared > 48 * 1024:
-                driver.set_dynamic_shared(functions[index], shared)
-            driver.launch(functions[index], grid, block, int(shared),
-                          handle, packed)
 
-    def _scalar_bits(self, i, value):
-        """A bare scalar parameter's value as its struct code takes it:
-        f16 and bf16 as their bits."""
-        element = self.arguments[i]["element_type"]
-        if element == "f16":
+    def _half_bits(self, i, value):
+        """An f16 or bf16 scalar parameter's bits."""
+        if self._half[i] == "f16":
             return int(np.float16(value).view(np.uint16))
         if element == "bf16":
             bits = int(np.float32(value).view(np.uint32))
             if (bits & 0x7fffffff) > 0x7f800000:
                 return (bits >> 16) | 0x40  # a quiet NaN
             return (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
-        return value
 
     def _stream(self, stream, hint, device):
         """The CUstream handle to launch on."""
         if stream is None:
             if hint == "torch":
                 import torch
+                raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+                if raw is not None:
+                    return raw(device)
                 return torch.cuda.current_stream(device).cuda_stream
             return int(hint) if isinstance(hint, int) else 0
         for attribute in ("cuda_stream", "ptr", "handle"):

@@ -4,7 +4,7 @@
     program = threadbind.compile("kernels.mlir")
     saxpy = threadbind.torch.custom_op(program, "saxpy")
     saxpy(2.5, x, y)                    # y += 2.5 * x, in place
-    torch.ops.threadbind.saxpy(2.5, x, y)
+    torch.ops.threadbind.saxpy(2.5, x, y)   # the same operator
 
     # A functional form: `out` (written, never read) is allocated and
     # returned, shaped like argument 0.
@@ -12,19 +12,19 @@
                                       outputs={2: 0})
     y = gelu(x, bias)
 
-Each operator is a ``torch.library.custom_op``: its schema comes from the
-host function's arguments (memrefs are Tensors, floats float, integers
-int, i1 bool), ``mutates_args`` from the manifest's access flags (the
-memrefs the function writes), and it has a fake implementation, so it
-traces under ``torch.compile``. It launches on the current PyTorch stream of
-the tensors' device, through threadbind._launch, and never synchronises.
-Tensors are checked against the function first (dtype, device, rank, static
-sizes, strides), with an error naming the argument.
+Each operator is defined with ``torch.library.define``: its schema comes
+from the host function's arguments (memrefs are Tensors, floats float,
+integers int, i1 bool), with the memrefs the function writes (the
+manifest's access flags) mutable, and it has a CUDA implementation and a
+fake one, so it traces under ``torch.compile``. Gradients are the caller's
+to give, with ``torch.library.register_autograd``. It launches on the
+current PyTorch stream of the tensors' device, through threadbind._launch,
+and never synchronises. Tensors are checked against the function first
+(dtype, device, rank, static sizes, strides), with an error naming the
+argument.
 """
 
-import inspect
 import re
-import typing
 
 import torch
 
@@ -36,23 +36,16 @@ _DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16,
            "i64": torch.int64, "index": torch.int64}
 
 
-def _annotation(argument):
+_SCHEMA_TYPES = {"f16": "float", "bf16": "float", "f32": "float",
+                 "f64": "float", "i1": "bool"}
+
+
+def _schema_type(argument, alias=None):
+    """The argument's type in an operator schema: Tensor (with its alias
+    set when it is written), float, bool or int."""
     if argument["kind"] == "memref":
-        return torch.Tensor
-    element = argument["element_type"]
-    if element in ("f16", "bf16", "f32", "f64"):
-        return float
-    if element == "i1":
-        return bool
-    return int
-
-
-def _signature(names, annotations, returns):
-    return inspect.Signature(
-        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                           annotation=a)
-         for n, a in zip(names, annotations)],
-        return_annotation=returns)
+        return f"Tensor({alias}!)" if alias else "Tensor"
+    return _SCHEMA_TYPES.get(argument["element_type"], "int")
 
 
 def _output_shape(spec, index, function, inputs, positions):
@@ -74,18 +67,35 @@ def _output_shape(spec, index, function, inputs, positions):
     return tuple(shape)
 
 
+def _register(name, schema, run, fake):
+    """Defines operator `name` with `schema`, its CUDA implementation `run`
+    and its fake one; returns its OpOverload (torch.ops.<ns>.<op>.default).
+    torch.library.define and impl, not custom_op: custom_op's own dispatch
+    costs more than the launch itself (bench/results)."""
+    namespace, _, op_name = name.partition("::")
+    if not namespace or not op_name:
+        raise ThreadBindError(f"operator name {name!r} is not "
+                              "'namespace::name'")
+    torch.library.define(name, schema)
+    torch.library.impl(name, "cuda", run)
+    torch.library.register_fake(name, fake)
+    return getattr(getattr(torch.ops, namespace), op_name).default
+
+
 def custom_op(program, function, *, name=None, outputs=None):
-    """The torch.library.custom_op for host function `function` of `program`
-    (a threadbind.Program), named "threadbind::<function>" unless `name`
-    ("namespace::name") says otherwise.
+    """A PyTorch operator for host function `function` of `program` (a
+    threadbind.Program), named "threadbind::<function>" unless `name`
+    ("namespace::name") says otherwise; returns its OpOverload, which
+    torch.library.register_autograd takes.
 
     Without `outputs` the operator takes the function's arguments and
-    returns nothing, writing its memrefs in place. With `outputs`, a dict
-    from argument index to how to shape it (an input argument's index, a
-    function of the inputs returning a shape, or None for a static shape),
-    those arguments, which the function must only write, are allocated on
-    the inputs' device and returned (one Tensor, or a tuple), and the
-    operator takes the other arguments."""
+    returns nothing, writing its memrefs in place (they are mutable in the
+    schema, and their version counters are bumped as PyTorch's in-place ops
+    do). With `outputs`, a dict from argument index to how to shape it (an
+    input argument's index, a function of the inputs returning a shape, or
+    None for a static shape), those arguments, which the function must only
+    write, are allocated on the inputs' device and returned (one Tensor, or
+    a tuple), and the operator takes the other arguments."""
     launcher = program.launcher(function)
     described = launcher.function
     arguments = described["arguments"]
@@ -93,22 +103,22 @@ def custom_op(program, function, *, name=None, outputs=None):
         name = "threadbind::" + re.sub(r"\W", "_", function)
     names = [f"arg{i}" for i in range(len(arguments))]
     if not outputs:
-        mutated = [names[i] for i, a in enumerate(arguments)
+        written = [i for i, a in enumerate(arguments)
                    if a["kind"] == "memref" and a["access"] != "read"]
-        signature = _signature(names, [_annotation(a) for a in arguments],
-                               None)
+        schema = "(" + ", ".join(
+            f"{_schema_type(a, f'a{i}' if i in written else None)} "
+            f"{names[i]}" for i, a in enumerate(arguments)) + ") -> ()"
+        bump = torch.autograd.graph.increment_version
 
         def run(*args):
             launcher(*args)
+            for i in written:
+                bump(args[i])
 
         def fake(*args):
             return None
 
-        run.__signature__ = fake.__signature__ = signature
-        op = torch.library.custom_op(name, run, mutates_args=mutated,
-                                     device_types="cuda")
-        op.register_fake(fake)
-        return op
+        return _register(name, schema, run, fake)
 
     outputs = dict(outputs)
     for index in outputs:
@@ -124,19 +134,19 @@ def custom_op(program, function, *, name=None, outputs=None):
     inputs = [i for i in range(len(arguments)) if i not in outputs]
     positions = {index: k for k, index in enumerate(inputs)}
     order = sorted(outputs)
-    returns = (torch.Tensor if len(order) == 1 else
-               typing.Tuple[(torch.Tensor,) * len(order)])
-    signature = _signature([names[i] for i in inputs],
-                           [_annotation(arguments[i]) for i in inputs],
-                           returns)
+    returns = "Tensor" if len(order) == 1 else \
+        "(" + ", ".join(["Tensor"] * len(order)) + ")"
+    schema = "(" + ", ".join(f"{_schema_type(arguments[i])} {names[i]}"
+                             for i in inputs) + ") -> " + returns
+    dtypes = {index: _DTYPES[arguments[index]["element_type"]]
+              for index in order}
 
     def allocate(args):
         device = next((a.device for a in args if isinstance(a, torch.Tensor)),
                       torch.device("cuda", torch.cuda.current_device()))
         return {index: torch.empty(
             _output_shape(outputs[index], index, described, args, positions),
-            dtype=_DTYPES[arguments[index]["element_type"]], device=device)
-            for index in order}
+            dtype=dtypes[index], device=device) for index in order}
 
     def result(made):
         values = tuple(made[index] for index in order)
@@ -152,8 +162,4 @@ def custom_op(program, function, *, name=None, outputs=None):
     def fake(*args):
         return result(allocate(args))
 
-    run.__signature__ = fake.__signature__ = signature
-    op = torch.library.custom_op(name, run, mutates_args=(),
-                                 device_types="cuda")
-    op.register_fake(fake)
-    return op
+    return _register(name, schema, run, fake)

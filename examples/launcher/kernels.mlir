@@ -1,8 +1,8 @@
 // Kernels that examples/launcher/main.cpp launches from C++ through the
 // header `threadbind-compile --emit header` writes: a widened 1-D loop with
 // a scalar, a transpose staged through shared memory, a reduction along
-// rows, and a view with strides the caller chooses (two versions, picked by
-// a launch condition).
+// rows, a view with strides the caller chooses (two versions, picked by a
+// launch condition), and a full reduction through device scratch.
 
 func.func @saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -62,5 +62,24 @@ func.func @scale_view(%a: memref<?x?xf32, strided<[?, ?], offset: ?>>,
     %y = arith.mulf %x, %s : f32
     memref.store %y, %b[%i, %j] : memref<?x?xf32, strided<[?, 1], offset: ?>>
   }
+  return
+}
+
+// A full reduction: per-block partial sums in device scratch that the
+// launcher allocates on the stream, then one block adds them up.
+func.func @sum(%x: memref<?xi32>, %out: memref<1xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  %s = scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%zero) -> i32 {
+    %v = memref.load %x[%i] : memref<?xi32>
+    scf.reduce(%v : i32) {
+    ^bb0(%a: i32, %b: i32):
+      %r = arith.addi %a, %b : i32
+      scf.reduce.return %r : i32
+    }
+  }
+  memref.store %s, %out[%c0] : memref<1xi32>
   return
 }

@@ -170,6 +170,23 @@ void checkScaleView(const kernels_module &m, CUstream stream, int64_t rows,
   compare(what, db.read(), expected, 0.0);
 }
 
+void checkSum(const kernels_module &m, CUstream stream, int64_t n) {
+  std::vector<int32_t> x(n);
+  int32_t expected = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<int32_t>((i * 7919) % 2001) - 1000;
+    expected += x[i];
+  }
+  std::vector<int32_t> total(1, -1);
+  DeviceArray<int32_t> dx(x), dtotal(total);
+  if (!ok(kernels_sum(&m, stream, dx.get(), n, dtotal.get()), "kernels_sum") ||
+      !ok(cuStreamSynchronize(stream), "cuStreamSynchronize"))
+    return;
+  char what[64];
+  std::snprintf(what, sizeof(what), "sum n=%lld", (long long)n);
+  compare(what, dtotal.read(), std::vector<int32_t>{expected}, 0.0);
+}
+
 } // namespace
 
 int main() {
@@ -202,6 +219,8 @@ int main() {
   checkRowSums(m, stream, 5, 100000);
   checkScaleView(m, stream, 37, 250, 1);
   checkScaleView(m, stream, 37, 250, 3);
+  for (int64_t n : {0, 1, 33, 1000003, 1 << 26})
+    checkSum(m, stream, n);
 
   // An impossible launch is refused, not attempted: 2^34 tiles do not fit
   // the 2^31 - 1 blocks of gridDim.x.

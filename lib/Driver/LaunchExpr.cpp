@@ -109,6 +109,8 @@ std::string LaunchExpr::str() const {
     return llvm::formatv("stride(arg{0}, {1})", arg, index);
   case Kind::Offset:
     return llvm::formatv("offset(arg{0})", arg);
+  case Kind::Scratch:
+    return llvm::formatv("scratch{0}", arg);
   case Kind::Opaque:
     return name;
   case Kind::Op:
@@ -155,6 +157,9 @@ static void writeTree(llvm::json::OStream &j, const LaunchExpr &e) {
     return;
   case Kind::Offset:
     j.object([&] { j.attribute("offset", static_cast<int64_t>(e.arg)); });
+    return;
+  case Kind::Scratch:
+    j.object([&] { j.attribute("scratch", static_cast<int64_t>(e.arg)); });
     return;
   case Kind::Opaque:
     j.object([&] { j.attribute("opaque", e.name); });
@@ -334,12 +339,22 @@ static LaunchExpr describe(Value value, unsigned depth) {
   }
   if (auto alloc = dyn_cast<gpu::AllocOp>(op)) {
     // Device scratch the host function allocates, such as a reduction's
-    // per-block results: only the host function (a bundle) can provide it.
-    std::string text =
-        "device_scratch(" + llvm::to_string(alloc.getType().getElementType());
-    for (Value size : alloc.getDynamicSizes())
-      text += ", " + sub(size).str();
-    return LaunchExpr::opaque(text + ")");
+    // per-block results: numbered in the function's walk order.
+    if (auto function = op->getParentOfType<FunctionOpInterface>()) {
+      unsigned index = 0;
+      bool found = false;
+      function->walk([&](gpu::AllocOp other) {
+        if (other == alloc) {
+          found = true;
+          return WalkResult::interrupt();
+        }
+        ++index;
+        return WalkResult::advance();
+      });
+      if (found)
+        return leaf(LaunchExpr::Kind::Scratch, index);
+    }
+    return LaunchExpr::opaque("<gpu.alloc>");
   }
   if (auto callOp = dyn_cast<func::CallOp>(op)) {
     StringRef callee = callOp.getCallee();
@@ -417,6 +432,28 @@ HostMemRefExpr threadbind::describeHostMemRef(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   HostMemRefExpr result;
   result.base = describeHostValue(memref);
+  if (auto alloc = memref.getDefiningOp<gpu::AllocOp>();
+      alloc && result.base.kind == LaunchExpr::Kind::Scratch &&
+      type.getLayout().isIdentity()) {
+    // Row-major, as gpu.alloc makes it.
+    result.offset = LaunchExpr::constant(0);
+    unsigned next = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      result.sizes.push_back(
+          type.isDynamicDim(d)
+              ? describeHostValue(alloc.getDynamicSizes()[next++])
+              : LaunchExpr::constant(type.getDimSize(d)));
+    result.strides.assign(type.getRank(), LaunchExpr::constant(1));
+    for (int64_t d = type.getRank() - 2; d >= 0; --d)
+      result.strides[d] =
+          result.strides[d + 1].isConstant() &&
+                  result.sizes[d + 1].isConstant()
+              ? LaunchExpr::constant(result.strides[d + 1].value *
+                                     result.sizes[d + 1].value)
+              : LaunchExpr::op("mul",
+                               {result.strides[d + 1], result.sizes[d + 1]});
+    return result;
+  }
   if (result.base.kind != LaunchExpr::Kind::Argument) {
     result.offset = result.base;
     result.sizes.assign(type.getRank(), result.base);
@@ -441,4 +478,37 @@ HostMemRefExpr threadbind::describeHostMemRef(Value memref) {
                                  : LaunchExpr::constant(strides[d]));
   }
   return result;
+}
+
+FailureOr<std::vector<ScratchExpr>>
+threadbind::describeDeviceScratch(FunctionOpInterface function,
+                                  std::string &problem) {
+  std::vector<ScratchExpr> scratch;
+  WalkResult walked = function->walk([&](gpu::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!alloc.getSymbolOperands().empty() || alloc.getHostShared() ||
+        !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrIndexOrFloat()) {
+      problem = "it allocates device memory that is not a plain buffer (" +
+                llvm::to_string(type) + ")";
+      return WalkResult::interrupt();
+    }
+    ScratchExpr s;
+    Type element = type.getElementType();
+    s.elementType = llvm::to_string(element);
+    s.elementBytes = isa<IndexType>(element)
+                         ? 8
+                         : (element.getIntOrFloatBitWidth() + 7) / 8;
+    unsigned next = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      s.sizes.push_back(
+          type.isDynamicDim(d)
+              ? describeHostValue(alloc.getDynamicSizes()[next++])
+              : LaunchExpr::constant(type.getDimSize(d)));
+    scratch.push_back(std::move(s));
+    return WalkResult::advance();
+  });
+  if (walked.wasInterrupted())
+    return failure();
+  return scratch;
 }

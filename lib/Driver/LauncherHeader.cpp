@@ -190,6 +190,10 @@ FailureOr<std::string> ExprPrinter::print(const LaunchExpr &e) {
   case Kind::Opaque:
     problem = "it needs " + e.name;
     return failure();
+  case Kind::Scratch:
+    problem = "an expression reads device scratch " + std::to_string(e.arg) +
+              " as a number";
+    return failure();
   case Kind::Op:
     break;
   }
@@ -489,6 +493,16 @@ public:
 private:
   LogicalResult writeSignature(llvm::raw_ostream &os);
   void writeLayouts(llvm::raw_ostream &os);
+  LogicalResult writeScratch(llvm::raw_ostream &os);
+  /// The statement that leaves the launcher with `code`: a return, or,
+  /// where device scratch is allocated, a jump to where it is freed.
+  std::string leave(StringRef code) const {
+    if (function.scratch.empty())
+      return ("return " + code + ";").str();
+    if (code == "r")
+      return "goto done;";
+    return ("{ r = " + code + "; goto done; }").str();
+  }
   LogicalResult writeLaunch(llvm::raw_ostream &os, const KernelManifest &k,
                             unsigned index);
   FailureOr<std::string> expr(const LaunchExpr &e) {
@@ -583,6 +597,36 @@ void LauncherWriter::writeLayouts(llvm::raw_ostream &os) {
   }
 }
 
+/// The device scratch the host function allocates, allocated on the
+/// stream (stream-ordered, so nothing waits) before the first launch.
+LogicalResult LauncherWriter::writeScratch(llvm::raw_ostream &os) {
+  for (auto [i, scratch] : llvm::enumerate(function.scratch)) {
+    std::string count = "INT64_C(1)";
+    for (const LaunchExpr &size : scratch.sizes) {
+      FailureOr<std::string> text = expr(size);
+      if (failed(text))
+        return failure();
+      count = "threadbind_launcher_mul(" + count + ", " + *text + ")";
+    }
+    os << fill(R"c(  /* device scratch @0@: @1@ */
+  {
+    int64_t count = @2@;
+    if (fault || count < 0)
+      @3@
+    if (count > 0) {
+      r = cuMemAllocAsync(&s@0@, (size_t)count * @4@, stream);
+      if (r != CUDA_SUCCESS)
+        @5@
+    }
+  }
+)c",
+               {std::to_string(i), commentSafe(scratch.elementType), count,
+                leave("CUDA_ERROR_INVALID_VALUE"),
+                std::to_string(scratch.elementBytes), leave("r")});
+  }
+  return success();
+}
+
 LogicalResult LauncherWriter::writeLaunch(llvm::raw_ostream &os,
                                           const KernelManifest &k,
                                           unsigned index) {
@@ -591,7 +635,7 @@ LogicalResult LauncherWriter::writeLaunch(llvm::raw_ostream &os,
     return failure();
   os << "  /* " << commentSafe(k.name) << " */\n";
   os << "  run = " << *condition << ";\n";
-  os << "  if (fault)\n    return CUDA_ERROR_INVALID_VALUE;\n";
+  os << "  if (fault)\n    " << leave("CUDA_ERROR_INVALID_VALUE") << "\n";
   os << "  if (run) {\n";
   for (auto [p, param] : llvm::enumerate(k.params)) {
     StringRef type = getParamCType(param.ptxType);
@@ -603,7 +647,10 @@ LogicalResult LauncherWriter::writeLaunch(llvm::raw_ostream &os,
     std::string value;
     bool pointer =
         param.field == "allocated_ptr" || param.field == "aligned_ptr";
-    if (pointer) {
+    if (pointer && param.source.kind == LaunchExpr::Kind::Scratch &&
+        param.source.arg < function.scratch.size()) {
+      value = "s" + std::to_string(param.source.arg);
+    } else if (pointer) {
       if (param.source.kind != LaunchExpr::Kind::Argument ||
           param.source.arg >= function.arguments.size() ||
           !function.arguments[param.source.arg].isMemRef) {
@@ -646,7 +693,8 @@ LogicalResult LauncherWriter::writeLaunch(llvm::raw_ostream &os,
     os << "    block[" << d << "] = " << dims[1][d] << ";\n";
   os << "    shared = " << *shared << ";\n";
   os << "    if (fault || !threadbind_launcher_fits(grid, block, shared))\n"
-        "      return CUDA_ERROR_INVALID_VALUE;\n";
+        "      "
+     << leave("CUDA_ERROR_INVALID_VALUE") << "\n";
   if (k.params.empty()) {
     os << "    void **params = NULL;\n";
   } else {
@@ -661,17 +709,17 @@ LogicalResult LauncherWriter::writeLaunch(llvm::raw_ostream &os,
                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              (int)shared);
       if (r != CUDA_SUCCESS)
-        return r;
+        @1@
     }
     r = cuLaunchKernel(m->kernels[@0@], (unsigned)grid[0], (unsigned)grid[1],
                        (unsigned)grid[2], (unsigned)block[0],
                        (unsigned)block[1], (unsigned)block[2],
                        (unsigned)shared, stream, params, NULL);
     if (r != CUDA_SUCCESS)
-      return r;
+      @1@
   }
 )c",
-      {std::to_string(index)});
+      {std::to_string(index), leave("r")});
   return success();
 }
 
@@ -691,9 +739,14 @@ FailureOr<std::string> LauncherWriter::write() {
   os << "  int fault = 0;\n  int64_t run;\n  CUresult r;\n";
   for (size_t i = 0; i < function.arguments.size(); ++i)
     os << "  (void)arg" << i << ";\n";
+  // Declared before the first jump to `done`, which C++ may not cross.
+  for (size_t i = 0; i < function.scratch.size(); ++i)
+    os << "  CUdeviceptr s" << i << " = 0;\n";
   std::string body;
   llvm::raw_string_ostream bodyOs(body);
   writeLayouts(bodyOs);
+  if (failed(writeScratch(bodyOs)))
+    return failure();
   for (auto [index, k] : llvm::enumerate(kernels))
     if (k.hostFunction == function.name &&
         failed(writeLaunch(bodyOs, k, index)))
@@ -701,8 +754,17 @@ FailureOr<std::string> LauncherWriter::write() {
   for (const auto &[local, query] : printer.cached)
     os << "  const int64_t " << local << " = " << query << ";\n";
   os << body;
-  os << "  (void)m;\n  (void)stream;\n  (void)run;\n  (void)r;\n"
-     << "  return CUDA_SUCCESS;\n}\n\n";
+  os << "  (void)m;\n  (void)stream;\n  (void)run;\n  (void)r;\n";
+  if (function.scratch.empty()) {
+    os << "  return CUDA_SUCCESS;\n}\n\n";
+    return text;
+  }
+  // Freed on the stream, after the launches that use it, on every path.
+  os << "  r = CUDA_SUCCESS;\ndone:\n";
+  for (size_t i = 0; i < function.scratch.size(); ++i)
+    os << "  if (s" << i << ") {\n    CUresult freed = cuMemFreeAsync(s" << i
+       << ", stream);\n    if (r == CUDA_SUCCESS)\n      r = freed;\n  }\n";
+  os << "  return r;\n}\n\n";
   return text;
 }
 

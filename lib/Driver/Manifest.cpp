@@ -144,9 +144,6 @@ static std::string getOpaquePart(const KernelManifest &kernel) {
       return "";
     StringRef text = opaque->name;
     std::string kernelName = "kernel '" + kernel.name + "'";
-    if (text.starts_with("device_scratch("))
-      return kernelName +
-             " needs device scratch memory its host function allocates";
     if (&e == &kernel.launchIf && text.starts_with("<"))
       return kernelName + " is launched inside '" +
              text.drop_front().drop_back().str() + "'";
@@ -165,7 +162,8 @@ static std::string getOpaquePart(const KernelManifest &kernel) {
       break;
     bool pointer =
         param.field == "allocated_ptr" || param.field == "aligned_ptr";
-    if (pointer && param.source.kind != LaunchExpr::Kind::Argument)
+    if (pointer && param.source.kind != LaunchExpr::Kind::Argument &&
+        param.source.kind != LaunchExpr::Kind::Scratch)
       why = check(param.source, "a memref parameter");
     if (why.empty())
       why = check(param.source, "a parameter");
@@ -178,6 +176,11 @@ static std::string getOpaquePart(const KernelManifest &kernel) {
 /// call, and ops without side effects.
 static bool isLaunchCode(Operation *op) {
   if (isa<gpu::LaunchFuncOp, func::ReturnOp, scf::IfOp, scf::YieldOp>(op))
+    return true;
+  // Device scratch (describeDeviceScratch checks it is plain), and the
+  // waits around its allocation: a caller allocates and frees it on the
+  // stream it launches on.
+  if (isa<gpu::AllocOp, gpu::DeallocOp, gpu::WaitOp>(op))
     return true;
   if (auto call = dyn_cast<func::CallOp>(op)) {
     StringRef callee = call.getCallee();
@@ -247,6 +250,20 @@ threadbind::collectHostFunctions(ModuleOp module,
     }
     if (func.getNumResults() != 0)
       f.notLaunchable = "it returns values";
+    std::string problem;
+    FailureOr<std::vector<ScratchExpr>> scratch =
+        describeDeviceScratch(func, problem);
+    if (failed(scratch)) {
+      f.notLaunchable = problem;
+    } else {
+      f.scratch = std::move(*scratch);
+      for (const ScratchExpr &s : f.scratch)
+        for (const LaunchExpr &size : s.sizes)
+          if (const LaunchExpr *opaque = size.findOpaque();
+              opaque && f.notLaunchable.empty())
+            f.notLaunchable = "the size of its device scratch needs " +
+                              opaque->name;
+    }
     for (const KernelManifest &kernel : launching) {
       if (!f.notLaunchable.empty())
         break;
@@ -322,6 +339,18 @@ static void writeFunction(llvm::json::OStream &j,
         });
       }
     });
+    if (!f.scratch.empty())
+      j.attributeArray("scratch", [&] {
+        for (const ScratchExpr &s : f.scratch)
+          j.object([&] {
+            j.attribute("element_type", s.elementType);
+            j.attribute("element_bytes", s.elementBytes);
+            j.attributeArray("shape", [&] {
+              for (const LaunchExpr &size : s.sizes)
+                j.rawValue([&](llvm::raw_ostream &out) { size.writeJson(out); });
+            });
+          });
+      });
     j.attribute("launchable", f.notLaunchable.empty());
     if (!f.notLaunchable.empty())
       j.attribute("not_launchable", f.notLaunchable);

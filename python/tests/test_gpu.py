@@ -124,9 +124,13 @@ def test_launch_ptx_with_cupy(gpu, program):
     with pytest.raises(TypeError, match="a NumPy array where device memory"):
         threadbind.launch_ptx(program, "axpy", 3.0, np.zeros(4, np.float32),
                               np.zeros(4, np.float32))
-    with pytest.raises(threadbind.ThreadBindError, match="program.load"):
-        threadbind.launch_ptx(program, "total", cupy.zeros(8, cupy.int32),
-                              cupy.zeros(1, cupy.int32))
+    # A full reduction: its device scratch allocated and freed on the
+    # stream.
+    ints = cupy.arange(-70000, 100003, dtype=cupy.int32)
+    total = cupy.zeros(1, cupy.int32)
+    threadbind.launch_ptx(program, "total", ints, total)
+    cupy.cuda.Device().synchronize()
+    assert int(total[0]) == int(ints.sum()) + 10
 
 
 def test_strided_views(gpu, program):

@@ -62,6 +62,19 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function, CUfunction_attribute a,
                                     int value) {
   (void)function; (void)a; (void)value; return CUDA_SUCCESS;
 }
+static int allocations;
+CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *pointer, size_t bytes,
+                                 CUstream stream) {
+  *pointer = 0x40000000 + 0x1000000 * (CUdeviceptr)allocations++;
+  printf("alloc %lu %lu\n", (unsigned long)bytes,
+         (unsigned long)(uintptr_t)stream);
+  return CUDA_SUCCESS;
+}
+CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr pointer, CUstream stream) {
+  printf("free %#lx %lu\n", (unsigned long)pointer,
+         (unsigned long)(uintptr_t)stream);
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                                 unsigned gz, unsigned bx, unsigned by,
                                 unsigned bz, unsigned shared, CUstream stream,
@@ -143,16 +156,28 @@ for rows, cols, s0, s1 in ((37, 250, 800, 1), (37, 250, 800, 3),
                   f"{pointer(0x8000000)}, {rows}, {cols}, {cols + 5}, 0.5f"))
 
 
-def python_launches(program, driver):
+for n in (0, 1, 1000, 1 << 24, 3 << 30):
+    CASES.append(("sum", (CAI((n,), "<i4"), CAI((1,), "<i4",
+                                              pointer=0x8000000)),
+                  f"{pointer(0x7000000, 'int32_t')}, {n}, "
+                  f"{pointer(0x8000000, 'int32_t')}"))
+
+
+def python_launches(program):
     lines = []
+    driver = FakeDriver()  # one for all, numbering its allocations as C does
     for function, args, _ in CASES:
-        driver.launches.clear()
+        start = len(driver.log)
         try:
             Launcher(program, function, driver=driver)(*args)
         except threadbind.ThreadBindError:
             lines.append("refused")
             continue
-        for launch in driver.launches:
+        for event in driver.log[start:]:
+            if isinstance(event, str):
+                lines.append(event)
+                continue
+            launch = driver.launches[event]
             grid, block = launch["grid"], launch["block"]
             # The packed buffer, cut into the parameters the C side prints.
             kernel = next(k for k in program.manifest["kernels"]
@@ -186,7 +211,7 @@ def test_the_header_launches_what_python_launches(tmp_path):
     c_lines = subprocess.run([str(tmp_path / "main")], check=True,
                              capture_output=True,
                              text=True).stdout.splitlines()
-    py_lines = python_launches(program, FakeDriver())
+    py_lines = python_launches(program)
     assert len(c_lines) > len(CASES) // 2
     for c_line, py_line in zip(c_lines, py_lines):
         assert c_line == py_line

@@ -30,6 +30,8 @@ class FakeDriver:
 
     def __init__(self):
         self.launches, self.loaded = [], []
+        self.allocated, self.freed = [], []
+        self.log = []  # allocations, launches (their index) and frees
         self.cuda = object()  # no cuPointerGetAttribute: device 0
 
     def device(self, ordinal):
@@ -48,7 +50,18 @@ class FakeDriver:
     def set_dynamic_shared(self, function, nbytes):
         pass
 
+    def alloc_async(self, nbytes, stream):
+        pointer = 0x40000000 + 0x1000000 * len(self.allocated)
+        self.allocated.append((nbytes, stream, pointer))
+        self.log.append(f"alloc {nbytes} {stream}")
+        return pointer
+
+    def free_async(self, pointer, stream):
+        self.freed.append((pointer, stream))
+        self.log.append(f"free {pointer:#x} {stream}")
+
     def launch(self, function, grid, block, shared, stream, packer, values):
+        self.log.append(len(self.launches))
         self.launches.append(dict(kernel=function, grid=grid, block=block,
                                   shared=shared, stream=stream,
                                   params=packer.pack(*values)))
@@ -235,15 +248,57 @@ def test_static_sizes_and_fixed_strides(program, driver):
     assert values[:3] == (0x7000000 - 3 * 8, 0x7000000 - 3 * 8, 3)
 
 
+STEPS = """
+func.func @steps(%x: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %m = memref.dim %x, %c0 : memref<?xf32>
+  scf.for %t = %c0 to %n step %c1 {
+    scf.parallel (%i) = (%c0) to (%m) step (%c1) {
+      %v = memref.load %x[%i] : memref<?xf32>
+      %w = arith.addf %v, %one : f32
+      memref.store %w, %x[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+"""
+
+
 def test_functions_a_caller_cannot_stand_in_for_are_refused(program):
+    steps = threadbind.compile(STEPS)
     with pytest.raises(threadbind.ThreadBindError,
-                       match="total cannot be launched from its PTX: kernel "
-                             "'total_kernel' needs device scratch memory its "
-                             "host function allocates"):
-        Launcher(program, "total", driver=FakeDriver())
+                       match="steps cannot be launched from its PTX: kernel "
+                             "'steps_kernel' is launched inside 'scf.for'; "
+                             r"call it through program.load\(\) instead"):
+        Launcher(steps, "steps", driver=FakeDriver())
     with pytest.raises(threadbind.ThreadBindError,
                        match="no kernel of host function 'nope'"):
         Launcher(program, "nope", driver=FakeDriver())
+
+
+def test_device_scratch_is_allocated_on_the_stream(program, driver):
+    """A full reduction's per-block partial results: allocated in stream
+    order before its two launches, passed to both, freed after them."""
+    total = Launcher(program, "total", driver=driver)
+    x, out = CAI((1 << 20,), "<i4"), CAI((1,), "<i4", pointer=0x8000000)
+    total(x, out, stream=9)
+    first, second = driver.launches
+    ((nbytes, stream, pointer),) = driver.allocated
+    assert stream == 9 and driver.freed == [(pointer, 9)]
+    # 4096 blocks of 256 would cover 2^20 elements; the resident grid
+    # (4 blocks an SM of 132) is smaller.
+    assert nbytes == 4 * 132 * 4
+    first_values, second_values = unpack(total, first), unpack(total, second)
+    assert pointer in first_values and pointer in second_values
+    assert first["grid"] == (132 * 4, 1, 1) and second["grid"] == (1, 1, 1)
+    # Freed even when a launch fails.
+    driver.launch = lambda *args: (_ for _ in ()).throw(
+        threadbind.ThreadBindError("cuLaunchKernel failed"))
+    with pytest.raises(threadbind.ThreadBindError):
+        total(x, out)
+    assert len(driver.freed) == 2
 
 
 def test_scalars_of_every_width(driver):

@@ -189,10 +189,13 @@ def test_manifest_version_is_checked(program):
     with pytest.raises(threadbind.ThreadBindError, match="no kernel of host "
                                                          "function 'nope'"):
         host_function(program.manifest, "nope")
+    unlaunchable = {"threadbind_manifest_version": 2, "functions": [
+        {"name": "steps", "arguments": [], "launchable": False,
+         "not_launchable": "kernel 'k' is launched inside 'scf.for'"}]}
     with pytest.raises(threadbind.ThreadBindError,
-                       match="total cannot be launched from its PTX: kernel "
-                             "'total_kernel' needs device scratch"):
-        host_function(program.manifest, "total")
+                       match="steps cannot be launched from its PTX: kernel "
+                             "'k' is launched inside 'scf.for'"):
+        host_function(unlaunchable, "steps")
 
 
 def test_disjoint_compares_the_bytes_arrays_span():

@@ -148,6 +148,17 @@ class Driver:
                    ctypes.c_size_t(0))
         return blocks.value
 
+    def alloc_async(self, nbytes, stream):
+        """`nbytes` of device memory, allocated in `stream`'s order."""
+        pointer = ctypes.c_uint64()
+        self.check("cuMemAllocAsync", ctypes.byref(pointer),
+                   ctypes.c_size_t(nbytes), _vp(stream))
+        return pointer.value
+
+    def free_async(self, pointer, stream):
+        """Frees memory from alloc_async once `stream` reaches this point."""
+        self.check("cuMemFreeAsync", ctypes.c_uint64(pointer), _vp(stream))
+
     def set_dynamic_shared(self, function, nbytes):
         self.check("cuFuncSetAttribute", _vp(function),
                    _FUNC_MAX_DYNAMIC_SHARED, int(nbytes))

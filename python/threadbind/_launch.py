@@ -51,8 +51,9 @@ _PTX_SIZE = {"u64": 8, "u32": 4, "u16": 2, "u8": 1, "f64": 8, "f32": 4,
 def _parameter_format(kernel):
     """The struct format of `kernel`'s packed parameters (each aligned to
     its size, as the PTX entry lays them out), and for each parameter
-    whether it is a late slot: a pointer ("ptr", argument) or a bare
-    scalar ("arg", argument), filled in on every call."""
+    whether it is a late slot, filled in on every call: a pointer ("ptr",
+    argument), device scratch ("scratch", index) or a bare scalar ("arg",
+    argument)."""
     fmt, offset, late = "<", 0, []
     for param in kernel["params"]:
         size = _PTX_SIZE[param["ptx_type"]]
@@ -63,7 +64,8 @@ def _parameter_format(kernel):
         bare = isinstance(source, dict) and set(source) == {"arg"}
         if field in ("allocated_ptr", "aligned_ptr"):
             fmt += "Q"
-            late.append(("ptr", source["arg"]))
+            late.append(("scratch", source["scratch"]) if "scratch" in source
+                        else ("ptr", source["arg"]))
         elif field is not None:
             fmt += "q"
             late.append(None)
@@ -90,6 +92,9 @@ class Launcher:
         self.arguments = self.function["arguments"]
         self.kernels = [k for k in self.manifest["kernels"]
                         if k["host_function"] == function]
+        # Device scratch the function allocates: the Launcher allocates it
+        # on the stream before the launches and frees it after them.
+        self._scratch = self.function.get("scratch", [])
         self._kernel_index = {k["name"]: i for i, k in enumerate(self.kernels)}
         self._formats = [_parameter_format(k) for k in self.kernels]
         self._structs = [struct.Struct(fmt) for fmt, _ in self._formats]
@@ -101,6 +106,9 @@ class Launcher:
         self._late_scalars = [
             [(p, slot[1]) for p, slot in enumerate(late)
              if slot and slot[0] == "arg"] for _, late in self._formats]
+        self._late_scratch = [
+            [(p, slot[1]) for p, slot in enumerate(late)
+             if slot and slot[0] == "scratch"] for _, late in self._formats]
         images = []
         if getattr(program, "cubin", None):
             images.append(bytes(program.cubin))
@@ -281,6 +289,10 @@ class Launcher:
         and numbers, checked) on `device`:
         (kernel index, grid, block, shared bytes, parameter values with
         None in the late slots) for each kernel that runs."""
+        return self._planned(values, device)[0]
+
+    def _planned(self, values, device):
+        """The plan, and the bytes of each device scratch it needs."""
         key = (device,
                tuple([v.shape for v in values if isinstance(v, Array)]),
                tuple([values[i].strides for i in self._strided]),
@@ -292,7 +304,16 @@ class Launcher:
             return found
         evaluate = _Evaluator(values, self._resident_query(device),
                               self._offsets)
-        found = []
+        scratch = []
+        for described in self._scratch:
+            count = 1
+            for size in described["shape"]:
+                count *= evaluate(size)
+            if count < 0:
+                raise ThreadBindError(f"{self.name}: device scratch of "
+                                      f"{count} elements")
+            scratch.append(count * described["element_bytes"])
+        launches = []
         for index, kernel in enumerate(self.kernels):
             if not evaluate(kernel.get("launch_if", 1)):
                 continue
@@ -303,10 +324,11 @@ class Launcher:
             if grid[0] > 0x7fffffff or grid[1] > 65535 or grid[2] > 65535:
                 raise ThreadBindError(f"{self.name}: grid {grid} is more "
                                       "than the device can launch")
-            found.append((index, grid,
-                          tuple(evaluate(b) for b in kernel["block"]),
-                          evaluate(kernel.get("dynamic_shared_memory", 0)),
-                          params))
+            launches.append((index, grid,
+                             tuple(evaluate(b) for b in kernel["block"]),
+                             evaluate(kernel.get("dynamic_shared_memory", 0)),
+                             params))
+        found = (launches, tuple(scratch))
         if len(self._cache) > 1024:
             self._cache.clear()
         self._cache[key] = found
@@ -351,7 +373,7 @@ class Launcher:
         if device is None:
             device = 0
         handle = self._stream(stream, hint, device)
-        launches = self.plan(values, device)
+        launches, scratch_bytes = self._planned(values, device)
         if not launches:
             return
         driver = self.driver
@@ -360,23 +382,35 @@ class Launcher:
         # The aligned pointers: element [0, ...] less a fixed offset.
         pointers = {i: values[i].pointer - offset * values[i].itemsize
                     for i, offset in self._offsets.items()}
-        for index, grid, block, shared, params in launches:
-            filled = list(params)
-            for position, i in self._late_pointers[index]:
-                filled[position] = pointers[i] if i in pointers else \
-                    values[i].pointer
-            for position, i in self._late_scalars[index]:
-                filled[position] = (self._half_bits(i, values[i])
-                                    if i in self._half else values[i])
-            if shared > 48 * 1024:
-                driver.set_dynamic_shared(functions[index], shared)
-            try:
-                driver.launch(functions[index], grid, block, shared, handle,
-                              self._structs[index], filled)
-            except struct.error as error:
-                raise OverflowError(f"{self.name}: a parameter of "
-                                    f"{self.kernels[index]['name']} does not "
-                                    f"fit its type: {error}") from None
+        # Device scratch, allocated and freed in stream order: nothing
+        # waits.
+        scratch = [driver.alloc_async(n, handle) if n else 0
+                   for n in scratch_bytes]
+        try:
+            for index, grid, block, shared, params in launches:
+                filled = list(params)
+                for position, i in self._late_pointers[index]:
+                    filled[position] = pointers[i] if i in pointers else \
+                        values[i].pointer
+                for position, i in self._late_scalars[index]:
+                    filled[position] = (self._half_bits(i, values[i])
+                                        if i in self._half else values[i])
+                for position, i in self._late_scratch[index]:
+                    filled[position] = scratch[i]
+                if shared > 48 * 1024:
+                    driver.set_dynamic_shared(functions[index], shared)
+                try:
+                    driver.launch(functions[index], grid, block, shared,
+                                  handle, self._structs[index], filled)
+                except struct.error as error:
+                    raise OverflowError(
+                        f"{self.name}: a parameter of "
+                        f"{self.kernels[index]['name']} does not fit its "
+                        f"type: {error}") from None
+        finally:
+            for pointer in scratch:
+                if pointer:
+                    driver.free_async(pointer, handle)
 
     def _half_bits(self, i, value):
         """An f16 or bf16 scalar parameter's bits."""

@@ -84,6 +84,8 @@ def expression_text(tree):
             return f"{leaf}(arg{tree[leaf][0]}, {tree[leaf][1]})"
     if "offset" in tree:
         return f"offset(arg{tree['offset']})"
+    if "scratch" in tree:
+        return f"scratch{tree['scratch']}"
     if "opaque" in tree:
         return tree["opaque"]
     name, operands = tree["op"], [expression_text(e) for e in tree["args"]]
@@ -160,6 +162,9 @@ class _Evaluator:
             raise ThreadBindError(
                 f"the launch needs {tree['opaque']}, which only the host "
                 "function computes: call it through program.load() instead")
+        if "scratch" in tree:
+            raise ThreadBindError(f"the manifest reads device scratch "
+                                  f"{tree['scratch']} as a number")
         op, operands = tree.get("op"), tree.get("args", [])
         if op == "select":
             chosen = operands[1] if self(operands[0]) else operands[2]

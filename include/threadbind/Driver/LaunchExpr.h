@@ -21,6 +21,7 @@
 #define THREADBIND_DRIVER_LAUNCHEXPR_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 
 #include <cstdint>
@@ -50,6 +51,11 @@ struct LaunchExpr {
     /// Operator `name` applied to `operands` (see the list in
     /// docs/Manifest.md); "resident_blocks" may name its `kernel`.
     Op,
+    /// Device scratch `arg` of the host function (its gpu.allocs in order):
+    /// memory a caller standing in for the function allocates before its
+    /// first launch and frees after its last. Only a memref parameter's
+    /// base.
+    Scratch,
     /// Something only the host function itself can compute: device memory
     /// it allocates, a call, a loop around the launch. `name` says what, in
     /// the manifest's text form.
@@ -92,9 +98,9 @@ LaunchExpr describeHostValue(Value value);
 
 /// A memref the host function passes to a kernel, as the fields of its
 /// descriptor: `base` is the argument whose pointer it has (an Argument
-/// node, or opaque where the memory is not an argument's), then its offset,
-/// sizes and strides in elements. Static sizes and strides of the type are
-/// constants.
+/// node), or the device scratch (a Scratch node), or opaque where the
+/// memory is neither; then its offset, sizes and strides in elements.
+/// Static sizes and strides of the type are constants.
 struct HostMemRefExpr {
   LaunchExpr base;
   LaunchExpr offset;
@@ -106,6 +112,17 @@ struct HostMemRefExpr {
 /// function, or of a view the function makes of one (a cast, a
 /// collapse_shape).
 HostMemRefExpr describeHostMemRef(Value memref);
+
+/// The device scratch a host function allocates (gpu.alloc, in walk
+/// order): each one's element type and sizes, or failure with `problem`
+/// set where one is not plain (symbols, host-shared, a layout).
+struct ScratchExpr {
+  std::string elementType;
+  int64_t elementBytes = 0;
+  std::vector<LaunchExpr> sizes;
+};
+FailureOr<std::vector<ScratchExpr>>
+describeDeviceScratch(FunctionOpInterface function, std::string &problem);
 
 /// The conjunction of `conditions` (an empty one is true, a single one
 /// itself).

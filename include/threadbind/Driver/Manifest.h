@@ -104,6 +104,9 @@ struct HostArgument {
 struct HostFunctionManifest {
   std::string name;
   SmallVector<HostArgument> arguments;
+  /// The device scratch it allocates, which a caller standing in for it
+  /// allocates before the first launch and frees after the last.
+  std::vector<ScratchExpr> scratch;
   /// Why a caller cannot stand in for the function (device scratch it
   /// allocates, host work besides launches); empty when it can.
   std::string notLaunchable;

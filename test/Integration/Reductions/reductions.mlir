@@ -16,10 +16,21 @@
 // The manifest names the per-block scratch the first kernel writes and the
 // second reads, with its size.
 // RUN: FileCheck %s --check-prefix=MANIFEST < %t.so.manifest.json
+// MANIFEST: "name": "sum_f32",
+// MANIFEST: "scratch": [
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "element_type": "f32",
+// MANIFEST-NEXT: "element_bytes": 4,
+// MANIFEST-NEXT: "shape": [
+// MANIFEST-NEXT: {"op":"maxu","args":[{"op":"minu","args":[{"op":"ceildivu","args":[{"op":"max","args":[{"dim":[0,0]},0]},256]},{"op":"resident_blocks","args":[256],"kernel":"sum_f32_kernel"}]},1]}
+// MANIFEST: "launchable": true
 // MANIFEST: "name": "sum_f32_kernel",
-// MANIFEST: "source": {"opaque":"device_scratch(f32, maxu(minu(ceildivu(max(dim(arg0, 0), 0), 256), resident_blocks(256, \"sum_f32_kernel\")), 1))"}
+// MANIFEST: "field": "aligned_ptr",
+// MANIFEST: "field": "aligned_ptr",
+// MANIFEST-NEXT: "mlir_type": "memref<?xf32>",
+// MANIFEST-NEXT: "source": {"scratch":0}
 // MANIFEST: "name": "sum_f32_kernel_0",
-// MANIFEST: "source": {"opaque":"device_scratch(f32,
+// MANIFEST: "source": {"scratch":0}
 // Two kernels a reduction: 28 single ones, a dot product and a loop with
 // two; and two each (one-warp and 256-thread blocks) for the row sums,
 // maxima and magnitudes, each of those also with a copy counting and

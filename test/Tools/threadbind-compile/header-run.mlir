@@ -7,5 +7,6 @@
 // CHECK: ok transpose 1000x777
 // CHECK: ok row_sums 5x100000
 // CHECK: ok scale_view 37x250 step 3
+// CHECK: ok sum n=67108864
 // CHECK: ok an impossible grid is refused
 // CHECK: all launches match the CPU

@@ -85,16 +85,38 @@
 // ODD-NEXT: float *arg0) {
 // ODD: int64_t a0_dim[1] = {1};
 
-// Full reductions need device scratch the host function allocates: no
-// launcher, a comment and a warning saying so; the rest of the file is
-// there.
-// RUN: threadbind-compile %S/../../Integration/Reductions/reductions.mlir --emit header -o %t/reductions.h 2>&1 | FileCheck %s --check-prefix=WARN
+// Full reductions allocate device scratch on the stream, free it on every
+// path, and pass it to both kernels.
+// RUN: threadbind-compile %S/../../Integration/Reductions/reductions.mlir --emit header -o %t/reductions.h 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty
 // RUN: FileCheck %s --check-prefix=REDUCTIONS < %t/reductions.h
 // RUN: sed -e 's/kernels.h/reductions.h/' %t/use.c > %t/reductions.c
 // RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/reductions.c -o %t/reductions.o
-// WARN: warning: no launcher for 'sum_f32' in the header: kernel 'sum_f32_kernel' needs device scratch memory its host function allocates; call it through a bundle
-// REDUCTIONS: /* sum_f32: no launcher, because kernel 'sum_f32_kernel' needs device scratch memory its host function allocates; call it through a bundle. */
-// REDUCTIONS: static inline CUresult reductions_row_sums_f32(
+// RUN: cp %t/reductions.c %t/reductions.cpp
+// RUN: c++ -std=c++17 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/reductions.cpp -o %t/reductions.o
+// NOWARN-NOT: warning
+// REDUCTIONS-LABEL: static inline CUresult reductions_sum_f32(
+// REDUCTIONS: CUdeviceptr s0 = 0;
+// REDUCTIONS: /* device scratch 0: f32 */
+// REDUCTIONS: r = cuMemAllocAsync(&s0, (size_t)count * 4, stream);
+// REDUCTIONS: uint64_t p6 = (uint64_t)s0;
+// REDUCTIONS: r = cuLaunchKernel(m->kernels[0],
+// REDUCTIONS: uint64_t p0 = (uint64_t)s0;
+// REDUCTIONS: r = CUDA_SUCCESS;
+// REDUCTIONS-NEXT: done:
+// REDUCTIONS-NEXT: if (s0) {
+// REDUCTIONS-NEXT: CUresult freed = cuMemFreeAsync(s0, stream);
+// REDUCTIONS-LABEL: static inline CUresult reductions_row_sums_f32(
+
+// Launches in a host loop run as many times as only the host function
+// knows: no launcher, a comment and a warning saying so.
+// RUN: threadbind-compile %S/../../../bench/polybench/fdtd-2d.mlir --emit header -o %t/fdtd.h 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: FileCheck %s --check-prefix=LOOP < %t/fdtd.h
+// RUN: sed -e 's/kernels.h/fdtd.h/' %t/use.c > %t/fdtd.c
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/fdtd.c -o %t/fdtd.o
+// WARN: warning: no launcher for 'fdtd_2d' in the header: kernel 'fdtd_2d_kernel' is launched inside 'scf.for'; call it through a bundle
+// LOOP: static inline CUresult fdtd_load(
+// LOOP: /* fdtd_2d: no launcher, because kernel 'fdtd_2d_kernel' is launched inside 'scf.for'; call it through a bundle. */
+// LOOP: #endif /* FDTD_THREADBIND_H */
 
 // Standard output gets the prefix "threadbind".
 // RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --emit header -o - | FileCheck %s --check-prefix=STDOUT

@@ -364,3 +364,43 @@ def test_launch_ptx_uses_the_launcher(program, monkeypatch):
         program.__dict__.pop("_launchers", None)
     assert [l["kernel"] for l in fake.launches] == ["axpy_kernel"]
     assert fake.launches[0]["stream"] == 3
+
+
+def test_the_driver_packs_and_launches_through_cuLaunchKernelEx():
+    """threadbind._driver.Driver.launch with a stand-in libcuda: the launch
+    configuration and the packed parameter buffer cuLaunchKernelEx gets."""
+    from threadbind._driver import Driver, _LaunchConfig
+    seen = []
+
+    def launch_ex(config, function, params, extra):
+        c = config.contents
+        # extra: BUFFER_POINTER, the buffer, BUFFER_SIZE, its size, END.
+        size = ctypes.c_size_t.from_address(extra[3]).value
+        seen.append(((c.gridDimX, c.gridDimY, c.gridDimZ),
+                     (c.blockDimX, c.blockDimY, c.blockDimZ),
+                     c.sharedMemBytes, c.hStream, function.value,
+                     ctypes.string_at(extra[1], size)))
+        return 0
+
+    class Cuda:
+        cuLaunchKernelEx = staticmethod(launch_ex)
+
+    driver = Driver(cuda=Cuda())
+    packer = struct.Struct("<Qf")
+    driver.launch(0x1234, (7, 1, 1), (256, 1, 1), 0, 5, packer, (99, 2.5))
+    driver.launch(0x1234, (7, 1, 1), (256, 1, 1), 0, 6, packer, (100, 1.0))
+    assert seen[0][:5] == ((7, 1, 1), (256, 1, 1), 0, 5, 0x1234)
+    assert struct.unpack("<Qf", seen[0][5]) == (99, 2.5)
+    assert seen[1][3] == 6 and struct.unpack("<Qf", seen[1][5]) == (100, 1.0)
+    assert ctypes.sizeof(_LaunchConfig) == 56  # as cuda.h lays it out
+    assert _LaunchConfig.hStream.offset == 32
+
+    def failing(config, function, params, extra):
+        return 201  # CUDA_ERROR_INVALID_CONTEXT
+
+    Cuda.cuLaunchKernelEx = staticmethod(failing)
+    Cuda.cuGetErrorName = staticmethod(lambda code, name: 1)
+    driver = Driver(cuda=Cuda())
+    with pytest.raises(threadbind.ThreadBindError,
+                       match="cuLaunchKernelEx failed: error 201"):
+        driver.launch(1, (1, 1, 1), (1, 1, 1), 0, 0, packer, (1, 1.0))

@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from ._arrays import Array, as_array, row_major
+from ._arrays import _TORCH_TYPES, Array, _torch_array, as_array
 from ._bundle import ThreadBindError
 from ._driver import default_driver
 from ._ptx import (MAX_RESIDENT_BLOCKS, _Evaluator, check_manifest_version,
@@ -185,7 +185,8 @@ class Launcher:
                     f"{self._where(i)}: a NumPy array where device memory "
                     "is needed (use torch.Tensor.cuda or cupy.asarray)")
             try:
-                array = as_array(arg, stream)
+                array = (_torch_array(arg) if type(arg) in _TORCH_TYPES
+                         else as_array(arg, stream))
             except (TypeError, ValueError) as error:
                 raise type(error)(f"{self._where(i)}: {error}") from None
             if array is None:

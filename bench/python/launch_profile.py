@@ -32,7 +32,8 @@ def main():
     packed = packer.pack(*filled)
     raw = driver._launch_function()
     driver.launch(function, grid, block, shared, 0, packer, filled)
-    buffer, _, extra = driver._local.buffers
+    buffer, _, extra, configs = driver._local.state
+    config, pointer, handle = next(iter(configs.values()))
     import ctypes
     steps = {
         "whole call": lambda: launcher(x, y, out),
@@ -42,11 +43,10 @@ def main():
         "stream": lambda: launcher._stream(None, hint, device),
         "make_current": lambda: driver.device(device).make_current(),
         "pack": lambda: packer.pack(*filled),
-        "cuLaunchKernel through ctypes": lambda: driver.launch(
+        "driver.launch (pack, configuration, cuLaunchKernelEx)": lambda: driver.launch(
             function, grid, block, shared, 0, packer, filled),
-        "cuLaunchKernel, the ctypes call alone": lambda: raw(
-            function, grid[0], grid[1], grid[2], block[0], block[1],
-            block[2], shared, 0, None, extra),
+        "cuLaunchKernelEx, the ctypes call alone": lambda: raw(
+            pointer, handle, None, extra),
         "memmove of the parameters": lambda: ctypes.memmove(
             buffer, packed, len(packed)),
         "x.data_ptr()": lambda: x.data_ptr(),

@@ -308,6 +308,39 @@ func.func @f(%a: memref<?x?xf32>, %n: index)
             R"j({"op":"min","args":[{"opaque":"host_only(arg1)"},256]})j");
 }
 
+TEST(DescribeHostValueTest, WideningCastsKeepTheirSignedness) {
+  MLIRContext context;
+  context.loadDialect<arith::ArithDialect, func::FuncDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+func.func @g(%b: i1, %n: i32, %m: index) -> (i8, i8, index, index, i32) {
+  %s = arith.extsi %b : i1 to i8
+  %z = arith.extui %b : i1 to i8
+  %i = arith.index_cast %n : i32 to index
+  %u = arith.index_castui %n : i32 to index
+  %t = arith.index_cast %m : index to i32
+  return %s, %z, %i, %u, %t : i8, i8, index, index, i32
+}
+)mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  auto func = *module->getOps<func::FuncOp>().begin();
+  Operation *ret = func.getBody().front().getTerminator();
+  auto json = [&](unsigned i) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    describeHostValue(ret->getOperand(i)).writeJson(os);
+    return text;
+  };
+  // An i1 true sign-extends to -1 and zero-extends to 1.
+  EXPECT_EQ(json(0), R"({"op":"sext","args":[{"arg":0}],"bits":1})");
+  EXPECT_EQ(json(1), R"({"op":"zext","args":[{"arg":0}],"bits":1})");
+  EXPECT_EQ(json(2), R"({"op":"sext","args":[{"arg":1}],"bits":32})");
+  EXPECT_EQ(json(3), R"({"op":"zext","args":[{"arg":1}],"bits":32})");
+  // A narrowing cast keeps the value (the launch conditions bound it).
+  EXPECT_EQ(json(4), R"({"arg":2})");
+  EXPECT_EQ(describeHostValue(ret->getOperand(0)).str(), "sext1(arg0)");
+}
+
 /// A context that can run every stage of a compilation.
 static void registerCompileDialects(DialectRegistry &registry) {
   registerAllDialects(registry);

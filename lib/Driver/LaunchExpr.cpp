@@ -118,6 +118,8 @@ std::string LaunchExpr::str() const {
   }
   if (name == "not" && operands.size() == 1)
     return "!" + operands[0].str();
+  if ((name == "zext" || name == "sext") && operands.size() == 1)
+    return llvm::formatv("{0}{1}({2})", name, index, operands[0].str());
   StringRef infix = getInfixSymbol(name);
   if (!infix.empty() && operands.size() == 2)
     return llvm::formatv("({0} {1} {2})", operands[0].str(), infix,
@@ -173,6 +175,8 @@ static void writeTree(llvm::json::OStream &j, const LaunchExpr &e) {
       });
       if (!e.kernel.empty())
         j.attribute("kernel", e.kernel);
+      if (e.name == "zext" || e.name == "sext")
+        j.attribute("bits", static_cast<int64_t>(e.index));
     });
     return;
   }
@@ -396,8 +400,22 @@ static LaunchExpr describe(Value value, unsigned depth) {
           ("\"" + text.getValue().rtrim('\0') + "\"").str());
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(op))
-    return sub(op->getOperand(0));
+          arith::ExtUIOp>(op)) {
+    // A widening keeps the value's bits, read as signed or unsigned (an i1
+    // true sign-extends to -1); a narrowing index cast keeps the value,
+    // which the launch conditions keep in range.
+    auto width = [](Type type) {
+      return isa<IndexType>(type) ? 64u : type.getIntOrFloatBitWidth();
+    };
+    unsigned from = width(op->getOperand(0).getType());
+    LaunchExpr operand = sub(op->getOperand(0));
+    if (from >= width(op->getResult(0).getType()) || from >= 64)
+      return operand;
+    bool zeroExtends = isa<arith::IndexCastUIOp, arith::ExtUIOp>(op);
+    LaunchExpr e = LaunchExpr::op(zeroExtends ? "zext" : "sext", {operand});
+    e.index = from;
+    return e;
+  }
   StringRef name = getOperatorName(op);
   if (name.empty())
     return LaunchExpr::opaque(("<" + op->getName().getStringRef() + ">").str());

@@ -225,6 +225,19 @@ FailureOr<std::string> ExprPrinter::print(const LaunchExpr &e) {
       return failure();
     return "((int64_t)(" + *operand + " == 0))";
   }
+  if (name == "zext" || name == "sext") {
+    if (!arity(1) || e.index < 1 || e.index > 63) {
+      if (problem.empty())
+        problem = ("'" + name + "' of " + Twine(e.index) + " bits").str();
+      return failure();
+    }
+    FailureOr<std::string> operand = print(e.operands[0]);
+    if (failed(operand))
+      return failure();
+    return llvm::formatv("threadbind_launcher_{0}({1}, {2})", name, *operand,
+                         e.index)
+        .str();
+  }
   if (name == "resident_blocks") {
     if (!arity(1))
       return failure();
@@ -294,8 +307,8 @@ FailureOr<std::string> ExprPrinter::print(const LaunchExpr &e) {
 
 /// The helpers every launcher uses, shared by all headers of this format.
 static constexpr const char *kHelpers = R"c(
-#ifndef THREADBIND_LAUNCHER_HELPERS_2
-#define THREADBIND_LAUNCHER_HELPERS_2
+#ifndef THREADBIND_LAUNCHER_HELPERS_3
+#define THREADBIND_LAUNCHER_HELPERS_3
 /* 64-bit arithmetic as the host code does it (docs/Manifest.md): wrapping,
  * signed or unsigned; a division by zero (or of INT64_MIN by -1) sets
  * *fault. */
@@ -400,6 +413,16 @@ static inline int64_t threadbind_launcher_gtu(int64_t a, int64_t b) {
 static inline int64_t threadbind_launcher_geu(int64_t a, int64_t b) {
   return (uint64_t)a >= (uint64_t)b;
 }
+/* The low `bits` bits of v (1 to 63), read as unsigned or signed. */
+static inline int64_t threadbind_launcher_zext(int64_t v, int bits) {
+  return threadbind_launcher_wrap((uint64_t)v &
+                                  ((UINT64_C(1) << bits) - 1));
+}
+static inline int64_t threadbind_launcher_sext(int64_t v, int bits) {
+  uint64_t sign = UINT64_C(1) << (bits - 1);
+  return threadbind_launcher_wrap(
+      (((uint64_t)v & ((UINT64_C(1) << bits) - 1)) ^ sign) - sign);
+}
 static inline int64_t threadbind_launcher_and(int64_t a, int64_t b) {
   return a != 0 && b != 0;
 }
@@ -472,7 +495,7 @@ static inline int64_t threadbind_launcher_disjoint(
     return 1;
   return highA <= lowB || highB <= lowA;
 }
-#endif /* THREADBIND_LAUNCHER_HELPERS_2 */
+#endif /* THREADBIND_LAUNCHER_HELPERS_3 */
 )c";
 
 namespace {

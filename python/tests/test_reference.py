@@ -150,6 +150,12 @@ def test_the_manifests_expressions():
     assert evaluate(op("lt", 1, -1)) == 0
     assert evaluate(op("minu", -1, 3)) == 3
     assert evaluate(op("add", (1 << 63) - 1, 1)) == -(1 << 63)
+    # Widening casts: an i1 true sign-extends to -1.
+    assert evaluate(op("sext", 1, bits=1)) == -1
+    assert evaluate(op("zext", 1, bits=1)) == 1
+    assert evaluate(op("zext", -1, bits=8)) == 255
+    assert evaluate(op("sext", 0xFFFFFFFF, bits=32)) == -1
+    assert evaluate(op("sext", 0x7FFFFFFF, bits=32)) == 0x7FFFFFFF
     with pytest.raises(threadbind.ThreadBindError, match="division by zero"):
         evaluate(op("ceildivu", DIM1, op("sub", DIM1, 1000)))
     with pytest.raises(threadbind.ThreadBindError,

@@ -91,6 +91,8 @@ def expression_text(tree):
     name, operands = tree["op"], [expression_text(e) for e in tree["args"]]
     if name == "not":
         return "!" + operands[0]
+    if name in ("zext", "sext"):
+        return f"{name}{tree['bits']}({operands[0]})"
     if name in _INFIX and len(operands) == 2:
         return f"({operands[0]} {_INFIX[name]} {operands[1]})"
     if "kernel" in tree:
@@ -171,6 +173,12 @@ class _Evaluator:
             return self(chosen)
         if op == "not":
             return int(not self(operands[0]))
+        if op in ("zext", "sext"):
+            bits = tree["bits"]
+            value = self(operands[0]) & ((1 << bits) - 1)
+            if op == "sext" and value >> (bits - 1):
+                value -= 1 << bits
+            return value
         if op in ("and", "or"):
             values = [bool(self(e)) for e in operands]
             return int(all(values) if op == "and" else any(values))

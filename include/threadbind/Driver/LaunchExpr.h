@@ -49,7 +49,8 @@ struct LaunchExpr {
     /// pointer, in elements.
     Offset,
     /// Operator `name` applied to `operands` (see the list in
-    /// docs/Manifest.md); "resident_blocks" may name its `kernel`.
+    /// docs/Manifest.md); "resident_blocks" may name its `kernel`, and
+    /// "zext" and "sext" keep the operand's low `index` bits.
     Op,
     /// Device scratch `arg` of the host function (its gpu.allocs in order):
     /// memory a caller standing in for the function allocates before its

@@ -338,16 +338,25 @@ def test_dlpack_arrays(kernels, driver):
     new.restype = ctypes.py_object
     new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
+    asked = []
+
     class Producer:
         def __dlpack_device__(self):
             return (2, 0)
 
         def __dlpack__(self, stream=None):
+            asked.append(stream)
             return new(ctypes.addressof(tensor), b"dltensor", None)
+
+    class Stream:
+        cuda_stream = 31
 
     saxpy = Launcher(kernels, "saxpy", driver=driver)
     saxpy(1.0, Producer(), CAI((6,)))
     assert unpack(saxpy, driver.launches[0])[:4] == (0x5010, 0x5010, 0, 6)
+    # The producer is told the consumer's stream, as a handle.
+    saxpy(1.0, Producer(), CAI((6,)), stream=Stream())
+    assert asked == [None, 31] and driver.launches[1]["stream"] == 31
     tensor.dtype.code = 0  # int32 now
     with pytest.raises(TypeError, match="dtype int32, expected float32"):
         saxpy(1.0, Producer(), CAI((6,)))

@@ -370,10 +370,14 @@ class Launcher:
         or an object with `cuda_stream` or `ptr`, as PyTorch's and CuPy's
         streams have); without one, on the arrays' own stream. Returns
         without waiting."""
-        values, device, hint = self._check(args, stream)
+        # A stream given is a handle before the arrays are read: DLPack
+        # producers are told the stream their data will be used on.
+        given = None if stream is None else self._stream(stream, None, 0)
+        values, device, hint = self._check(args, given)
         if device is None:
             device = 0
-        handle = self._stream(stream, hint, device)
+        handle = given if given is not None else \
+            self._stream(None, hint, device)
         launches, scratch_bytes = self._planned(values, device)
         if not launches:
             return

@@ -858,11 +858,13 @@ static inline int threadbind_launcher_fits(const int64_t grid[3],
     os << "    \"" << escapeC(line) << "\\n\"\n";
   os << "    ;\n\n";
   os << "enum { " << prefix << "_kernel_count = " << count << " };\n";
+  // NULL-terminated, so that loading loops without comparing an index to a
+  // count that may be 0 (-Wtype-limits).
   os << "static const char *const " << prefix << "_kernel_names["
-     << std::max<size_t>(count, 1) << "] = {";
-  for (auto [i, k] : llvm::enumerate(kernels))
-    os << (i ? ", " : "") << "\"" << escapeC(k.name) << "\"";
-  os << (count ? "" : "NULL") << "};\n\n";
+     << count + 1 << "] = {";
+  for (const KernelManifest &k : kernels)
+    os << "\"" << escapeC(k.name) << "\", ";
+  os << "NULL};\n\n";
   os << fill(R"c(typedef struct @0@_module {
   CUmodule module;
   CUfunction kernels[@1@];
@@ -899,7 +901,7 @@ static inline CUresult @0@_load(@0@_module *m) {
     m->module = NULL;
     return r;
   }
-  for (i = 0; i < (size_t)@0@_kernel_count; ++i) {
+  for (i = 0; @0@_kernel_names[i] != NULL; ++i) {
     if ((r = cuModuleGetFunction(&m->kernels[i], m->module,
                                  @0@_kernel_names[i])) != CUDA_SUCCESS) {
       cuModuleUnload(m->module);

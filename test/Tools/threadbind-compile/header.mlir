@@ -121,3 +121,14 @@
 // Standard output gets the prefix "threadbind".
 // RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --emit header -o - | FileCheck %s --check-prefix=STDOUT
 // STDOUT: static inline CUresult threadbind_load(threadbind_module *m) {
+
+// A program whose loops all folded away still gives a header that compiles
+// under -Wextra (no loop compares an index with a count of 0).
+// RUN: threadbind-compile %S/no-kernels.mlir --emit header -o %t/none.h 2>/dev/null
+// RUN: FileCheck %s --check-prefix=NONE < %t/none.h
+// RUN: sed -e 's/kernels.h/none.h/' %t/use.c > %t/none.c
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/none.c -o %t/none.o
+// RUN: cp %t/none.c %t/none.cpp
+// RUN: c++ -std=c++17 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/none.cpp -o %t/none.o
+// NONE: enum { none_kernel_count = 0 };
+// NONE: static const char *const none_kernel_names[1] = {NULL};

@@ -31,6 +31,7 @@ from ._abi import (
     LaunchRecordStruct as _LaunchRecord,
     TermKind,
 )
+from ._arrays import row_major as _row_major
 
 
 class ThreadBindError(RuntimeError):
@@ -80,13 +81,6 @@ class _DeviceArray:
                 c for c, n in zip(contiguous, self.shape) if n > 1)
 
 
-def _row_major(shape):
-    """The element strides of C-contiguous data of `shape`."""
-    strides, stride = [0] * len(shape), 1
-    for k in reversed(range(len(shape))):
-        strides[k] = stride
-        stride *= shape[k]
-    return tuple(strides)
 
 
 def _element_strides(where, shape, byte_strides, itemsize):

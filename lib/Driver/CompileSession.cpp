@@ -544,8 +544,7 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
                  "was found; pass --cuda-path");
   std::string cubin;
   if (!ptxasPath.empty() &&
-      ((request.emit != EmitKind::PTX && request.emit != EmitKind::Header) ||
-       request.keepCubin)) {
+      (request.emit != EmitKind::PTX || request.keepCubin)) {
     llvm::Expected<std::string> assembled =
         assemble(ptxasPath, object, chip.name, kernels);
     if (!assembled)
@@ -568,7 +567,7 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   } else if (request.emit == EmitKind::Header) {
     SmallVector<std::pair<std::string, std::string>> skipped;
     result.output =
-        writeLauncherHeader(kernels, hostFunctions, object,
+        writeLauncherHeader(kernels, hostFunctions, object, cubin,
                             request.headerPrefix, request.sourceName,
                             chip.name, skipped);
     for (const auto &[name, why] : skipped)
@@ -678,6 +677,15 @@ LogicalResult CompileSession::prepare() {
       llvm::WithColor::warning(llvm::errs(), request.toolName)
           << llvm::toString(found.takeError())
           << "; the bundle carries PTX for the driver to compile\n";
+  } else if (request.emit == EmitKind::Header) {
+    // A header carries the cubin too when ptxas is there (loaded without a
+    // JIT on the chip it is for), and PTX for any other; quietly PTX alone
+    // without it.
+    llvm::Expected<std::string> found = findPtxas(cudaPath);
+    if (found)
+      ptxasPath = *found;
+    else
+      llvm::consumeError(found.takeError());
   }
   return success();
 }

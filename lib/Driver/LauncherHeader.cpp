@@ -793,7 +793,8 @@ FailureOr<std::string> LauncherWriter::write() {
 
 std::string threadbind::writeLauncherHeader(
     ArrayRef<KernelManifest> kernels, ArrayRef<HostFunctionManifest> functions,
-    StringRef ptx, StringRef prefix, StringRef input, StringRef chip,
+    StringRef ptx, StringRef cubin, StringRef prefix, StringRef input,
+    StringRef chip,
     SmallVectorImpl<std::pair<std::string, std::string>> &skipped) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -816,7 +817,9 @@ std::string threadbind::writeLauncherHeader(
  * quantity impossible (a division by zero, a grid too large). It does not
  * check the sizes against what the loops read (a bundle's entries do).
  * Memrefs with the identity layout must be row-major. Launch quantities
- * are the manifest's expressions (docs/Manifest.md), printed as C.
+ * are the manifest's expressions (docs/Manifest.md), printed as C. Where
+ * ptxas was found the header carries the cubin too, which the loader
+ * tries first (no JIT on the chip it is for).
  */
 #ifndef @3@
 #define @3@
@@ -857,6 +860,15 @@ static inline int threadbind_launcher_fits(const int64_t grid[3],
   for (StringRef line : lines)
     os << "    \"" << escapeC(line) << "\\n\"\n";
   os << "    ;\n\n";
+  if (!cubin.empty()) {
+    // The same kernels assembled by ptxas: loaded first, without a JIT,
+    // on the chip they are for.
+    os << "static const unsigned char " << prefix << "_cubin[] = {";
+    for (size_t i = 0; i < cubin.size(); ++i)
+      os << (i % 16 ? " " : "\n    ")
+         << llvm::formatv("{0:x2},", static_cast<unsigned char>(cubin[i]));
+    os << "\n};\n\n";
+  }
   os << "enum { " << prefix << "_kernel_count = " << count << " };\n";
   // NULL-terminated, so that loading loops without comparing an index to a
   // count that may be 0 (-Wtype-limits).
@@ -873,7 +885,8 @@ static inline int threadbind_launcher_fits(const int64_t grid[3],
   int64_t max_blocks_per_multiprocessor;
 } @0@_module;
 
-/* Loads the PTX into the current context and finds every kernel. */
+/* Loads the kernels into the current context (the cubin where there is one
+   for this chip, else the PTX) and finds every one. */
 static inline CUresult @0@_load(@0@_module *m) {
   CUdevice device;
   int value = 0;
@@ -897,11 +910,11 @@ static inline CUresult @0@_load(@0@_module *m) {
            device)) != CUDA_SUCCESS)
     return r;
   m->max_blocks_per_multiprocessor = value;
-  if ((r = cuModuleLoadData(&m->module, @0@_ptx)) != CUDA_SUCCESS) {
+@2@  if ((r = cuModuleLoadData(&m->module, @0@_ptx)) != CUDA_SUCCESS) {
     m->module = NULL;
     return r;
   }
-  for (i = 0; @0@_kernel_names[i] != NULL; ++i) {
+@3@  for (i = 0; @0@_kernel_names[i] != NULL; ++i) {
     if ((r = cuModuleGetFunction(&m->kernels[i], m->module,
                                  @0@_kernel_names[i])) != CUDA_SUCCESS) {
       cuModuleUnload(m->module);
@@ -919,7 +932,21 @@ static inline CUresult @0@_unload(@0@_module *m) {
 }
 
 )c",
-                      {prefix.str(), std::to_string(std::max<size_t>(count, 1))});
+                      {prefix.str(), std::to_string(std::max<size_t>(count, 1)),
+                       cubin.empty()
+                           ? std::string()
+                           : fill(R"c(  r = cuModuleLoadData(&m->module, @0@_cubin);
+  if (r == CUDA_SUCCESS)
+    goto loaded;
+  if (r != CUDA_ERROR_NO_BINARY_FOR_GPU && r != CUDA_ERROR_INVALID_IMAGE &&
+      r != CUDA_ERROR_INVALID_SOURCE) {
+    m->module = NULL;
+    return r;
+  }
+  /* A chip the cubin is not for: the PTX, compiled by the driver. */
+)c",
+                                  {prefix.str()}),
+                       cubin.empty() ? "" : "loaded:\n"});
   // Launcher names: a function whose name is an identifier keeps it; the
   // others are made identifiers, with a number where that clashes.
   llvm::StringSet<> taken = {"load", "unload", "module", "ptx",

@@ -28,13 +28,16 @@ namespace mlir::threadbind {
 /// made an identifier ("threadbind" for standard output).
 std::string getHeaderPrefix(StringRef outputPath);
 
-/// Writes the header. Host functions a caller cannot stand in for get a
-/// comment saying why instead of a launcher, and are returned by name in
-/// `skipped` with the reason.
+/// Writes the header, with the kernels' `ptx` and, when not empty, their
+/// `cubin` (which the loader tries first: no JIT on the chip it is for).
+/// Host functions a caller cannot stand in for get a comment saying why
+/// instead of a launcher, and are returned by name in `skipped` with the
+/// reason.
 std::string
 writeLauncherHeader(ArrayRef<KernelManifest> kernels,
                     ArrayRef<HostFunctionManifest> functions, StringRef ptx,
-                    StringRef prefix, StringRef input, StringRef chip,
+                    StringRef cubin, StringRef prefix, StringRef input,
+                    StringRef chip,
                     SmallVectorImpl<std::pair<std::string, std::string>>
                         &skipped);
 

@@ -17,9 +17,16 @@
 // CHECK: #include <cuda.h>
 // CHECK: static const char kernels_ptx[] =
 // CHECK: ".target sm_90\n"
+// With ptxas there, the cubin too, loaded first; the PTX where the chip is
+// another.
+// CHECK: static const unsigned char kernels_cubin[] = {
+// CHECK-NEXT: 0x7f, 0x45, 0x4c, 0x46,
 // CHECK: enum { kernels_kernel_count = [[COUNT:[0-9]+]] };
 // CHECK: static inline CUresult kernels_load(kernels_module *m) {
+// CHECK: r = cuModuleLoadData(&m->module, kernels_cubin);
+// CHECK: if (r != CUDA_ERROR_NO_BINARY_FOR_GPU
 // CHECK: cuModuleLoadData(&m->module, kernels_ptx)
+// CHECK: loaded:
 
 // Read-only memrefs are const; dynamic sizes follow each pointer.
 // CHECK-LABEL: /* saxpy(f32, memref<?xf32>, memref<?xf32>) */
@@ -120,6 +127,13 @@
 
 // Standard output gets the prefix "threadbind".
 // RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --emit header -o - | FileCheck %s --check-prefix=STDOUT
+// Without ptxas, the PTX alone.
+// RUN: mkdir -p %t/no-ptxas/bin
+// RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --cuda-path %t/no-ptxas --emit header -o %t/ptx-only.h 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
+// RUN: FileCheck %s --check-prefix=PTXONLY < %t/ptx-only.h
+// QUIET-NOT: ptxas
+// PTXONLY-NOT: _cubin
+// PTXONLY: if ((r = cuModuleLoadData(&m->module, ptx_only_ptx)) != CUDA_SUCCESS) {
 // STDOUT: static inline CUresult threadbind_load(threadbind_module *m) {
 
 // A program whose loops all folded away still gives a header that compiles

@@ -60,6 +60,16 @@ SmallVector<std::string> threadbind::collectGridPolicies(ModuleOp module) {
   return policies;
 }
 
+/// " at file:line:col" for the first file location in `loc`, else "".
+static std::string describeWhere(Location loc) {
+  auto file = loc->findInstanceOf<FileLineColLoc>();
+  if (!file)
+    return "";
+  return llvm::formatv(" at {0}:{1}:{2}", file.getFilename(), file.getLine(),
+                       file.getColumn())
+      .str();
+}
+
 std::vector<KernelManifest>
 threadbind::collectKernelManifests(ModuleOp module,
                                    ArrayRef<std::string> gridPolicies) {
@@ -118,6 +128,10 @@ threadbind::collectKernelManifests(ModuleOp module,
       if (!ifOp) {
         conditions.push_back(LaunchExpr::opaque(
             ("<" + parent->getName().getStringRef() + ">").str()));
+        if (k.enclosedBy.empty())
+          k.enclosedBy = ("'" + parent->getName().getStringRef() + "'" +
+                          describeWhere(parent->getLoc()))
+                             .str();
         continue;
       }
       LaunchExpr condition = describeHostValue(ifOp.getCondition());
@@ -144,9 +158,8 @@ static std::string getOpaquePart(const KernelManifest &kernel) {
       return "";
     StringRef text = opaque->name;
     std::string kernelName = "kernel '" + kernel.name + "'";
-    if (&e == &kernel.launchIf && text.starts_with("<"))
-      return kernelName + " is launched inside '" +
-             text.drop_front().drop_back().str() + "'";
+    if (&e == &kernel.launchIf && !kernel.enclosedBy.empty())
+      return kernelName + " is launched inside " + kernel.enclosedBy;
     return (kernelName + " needs " + text + " for " + what).str();
   };
   std::string why = check(kernel.launchIf, "its launch condition");
@@ -275,7 +288,8 @@ threadbind::collectHostFunctions(ModuleOp module,
           return WalkResult::advance();
         f.notLaunchable = ("its host code does more than launch kernels: it "
                            "has '" +
-                           op->getName().getStringRef() + "'")
+                           op->getName().getStringRef() + "'" +
+                           describeWhere(op->getLoc()))
                               .str();
         return WalkResult::interrupt();
       });

@@ -73,6 +73,9 @@ struct KernelManifest {
   /// 1 when always. A caller that launches the PTX itself must skip the
   /// launch otherwise.
   LaunchExpr launchIf = LaunchExpr::constant(1);
+  /// The innermost op around the launch other than an scf.if (a host loop),
+  /// as "'scf.for' at file:line:col"; empty when there is none.
+  std::string enclosedBy;
   LaunchExpr dynamicSharedMemory = LaunchExpr::constant(0);
   std::optional<PtxasKernelInfo> resources;
   /// For a kernel whose PTX bounds its block (`.maxntid`) and that ptxas

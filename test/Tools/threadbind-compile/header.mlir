@@ -120,9 +120,9 @@
 // RUN: FileCheck %s --check-prefix=LOOP < %t/fdtd.h
 // RUN: sed -e 's/kernels.h/fdtd.h/' %t/use.c > %t/fdtd.c
 // RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/fdtd.c -o %t/fdtd.o
-// WARN: warning: no launcher for 'fdtd_2d' in the header: kernel 'fdtd_2d_kernel' is launched inside 'scf.for'; call it through a bundle
+// WARN: warning: no launcher for 'fdtd_2d' in the header: kernel 'fdtd_2d_kernel' is launched inside 'scf.for' at {{.*}}fdtd-2d.mlir:19:3; call it through a bundle
 // LOOP: static inline CUresult fdtd_load(
-// LOOP: /* fdtd_2d: no launcher, because kernel 'fdtd_2d_kernel' is launched inside 'scf.for'; call it through a bundle. */
+// LOOP: /* fdtd_2d: no launcher, because kernel 'fdtd_2d_kernel' is launched inside 'scf.for' at {{.*}}fdtd-2d.mlir:19:3; call it through a bundle. */
 // LOOP: #endif /* FDTD_THREADBIND_H */
 
 // Standard output gets the prefix "threadbind".

@@ -152,3 +152,22 @@ def test_bad_names_and_functions(torch, program, driver):
                        match="no kernel of host function 'nope'"):
         torch.module.custom_op(program, "nope")
     assert torch.defined == {}
+
+
+def test_functions_only_a_bundle_runs_go_through_it(torch, monkeypatch):
+    """A host loop around the launches: the operator calls the bundle's
+    entry (which waits), with a warning saying why."""
+    from test_launch import STEPS
+    steps = threadbind.compile(STEPS)
+    calls = []
+    monkeypatch.setattr(steps, "load",
+                        lambda: {"steps": lambda *args: calls.append(args)})
+    with pytest.warns(UserWarning, match="steps: kernel 'steps_kernel' is "
+                                         "launched inside 'scf.for' at .*, so "
+                                         "its operator calls the bundle"):
+        op = torch.module.custom_op(steps, "steps", name="tbtest::steps")
+    assert torch.defined["tbtest::steps"] == \
+        "(Tensor(a0!) arg0, int arg1) -> ()"
+    x = FakeTensor((5,))
+    op(x, 3)
+    assert calls == [(x, 3)] and torch.bumped == [x]

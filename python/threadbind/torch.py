@@ -25,10 +25,12 @@ argument.
 """
 
 import re
+import warnings
 
 import torch
 
 from ._bundle import ThreadBindError
+from ._ptx import check_manifest_version
 
 _DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16,
            "f32": torch.float32, "f64": torch.float64, "i1": torch.bool,
@@ -82,6 +84,16 @@ def _register(name, schema, run, fake):
     return getattr(getattr(torch.ops, namespace), op_name).default
 
 
+def _described(program, function):
+    """The manifest's entry for host function `function`."""
+    check_manifest_version(program.manifest)
+    for described in program.manifest.get("functions", []):
+        if described["name"] == function:
+            return described
+    raise ThreadBindError(f"no kernel of host function {function!r} in the "
+                          "manifest")
+
+
 def custom_op(program, function, *, name=None, outputs=None):
     """A PyTorch operator for host function `function` of `program` (a
     threadbind.Program), named "threadbind::<function>" unless `name`
@@ -95,9 +107,22 @@ def custom_op(program, function, *, name=None, outputs=None):
     input argument's index, a function of the inputs returning a shape, or
     None for a static shape), those arguments, which the function must only
     write, are allocated on the inputs' device and returned (one Tensor, or
-    a tuple), and the operator takes the other arguments."""
-    launcher = program.launcher(function)
-    described = launcher.function
+    a tuple), and the operator takes the other arguments.
+
+    A function the manifest says a caller cannot stand in for (launches in
+    a host loop, host copies) runs through the bundle instead, which waits
+    for the device before and after each call; a warning says so."""
+    described = _described(program, function)
+    if described["launchable"]:
+        launcher = program.launcher(function)
+    else:
+        # The bundle runs any host code (loops around launches, copies), in
+        # its own order: it waits for the device before and after a call.
+        launcher = program.load()[function]
+        warnings.warn(
+            f"{function}: {described['not_launchable']}, so its operator "
+            "calls the bundle, which waits for the device before and after",
+            stacklevel=2)
     arguments = described["arguments"]
     if name is None:
         name = "threadbind::" + re.sub(r"\W", "_", function)

@@ -414,3 +414,42 @@ def test_the_driver_packs_and_launches_through_cuLaunchKernelEx():
     with pytest.raises(threadbind.ThreadBindError,
                        match="cuLaunchKernelEx failed: error 201"):
         driver.launch(1, (1, 1, 1), (1, 1, 1), 0, 0, packer, (1, 1.0))
+
+
+HALVES = """
+func.func @scale_halves(%x: memref<?xf16>, %a: f16, %y: memref<?xbf16>,
+                        %b: bf16) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf16>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf16>
+    %w = arith.mulf %v, %a : f16
+    memref.store %w, %x[%i] : memref<?xf16>
+    %u = memref.load %y[%i] : memref<?xbf16>
+    %t = arith.mulf %u, %b : bf16
+    memref.store %t, %y[%i] : memref<?xbf16>
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("a, b, a_bits, b_bits", [
+    (1.5, 1.5, 0x3E00, 0x3FC0),
+    # 1 + 2^-8 + 2^-16 rounds up in bf16; 1 + 2^-8 is a tie, to even.
+    (1.0, 1.0 + 2 ** -8 + 2 ** -16, 0x3C00, 0x3F81),
+    (-2.0, 1.0 + 2 ** -8, 0xC000, 0x3F80),
+    (0.0, float("inf"), 0x0000, 0x7F80),
+    (1.0, float("nan"), 0x3C00, 0x7FC0),
+])
+def test_f16_and_bf16_scalars_pass_their_bits(driver, a, b, a_bits, b_bits):
+    halves = Launcher(threadbind.compile(HALVES), "scale_halves",
+                      driver=driver)
+    halves(CAI((8,), "<f2"), a, CAI((8,), "<V2", pointer=0x8000000), b)
+    (launch,) = driver.launches
+    values = unpack(halves, launch)
+    kernel = halves.kernels[0]
+    scalars = [v for p, v in zip(kernel["params"], values)
+               if p.get("field") is None]
+    assert scalars == [a_bits, b_bits]

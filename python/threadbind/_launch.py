@@ -421,11 +421,11 @@ class Launcher:
         """An f16 or bf16 scalar parameter's bits."""
         if self._half[i] == "f16":
             return int(np.float16(value).view(np.uint16))
-        if element == "bf16":
-            bits = int(np.float32(value).view(np.uint32))
-            if (bits & 0x7fffffff) > 0x7f800000:
-                return (bits >> 16) | 0x40  # a quiet NaN
-            return (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
+        # bf16: the top half of the f32, rounded to nearest even.
+        bits = int(np.float32(value).view(np.uint32))
+        if (bits & 0x7fffffff) > 0x7f800000:
+            return (bits >> 16) | 0x40  # a quiet NaN
+        return (bits + 0x7fff + ((bits >> 16) & 1)) >> 16
 
     def _stream(self, stream, hint, device):
         """The CUstream handle to launch on."""

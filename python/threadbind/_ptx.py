@@ -239,16 +239,20 @@ def strided_layout(mlir_type):
     return strides, number(match.group(2)) if match.group(2) else 0
 
 
-def host_function(manifest, name):
-    """The manifest's entry for host function `name`, checked to be one a
-    caller can stand in for."""
+def function_entry(manifest, name):
+    """The manifest's entry for host function `name`."""
     check_manifest_version(manifest)
     for function in manifest.get("functions", []):
         if function["name"] == name:
-            break
-    else:
-        raise ThreadBindError(f"no kernel of host function {name!r} in "
-                              "the manifest")
+            return function
+    raise ThreadBindError(f"no kernel of host function {name!r} in the "
+                          "manifest")
+
+
+def host_function(manifest, name):
+    """The manifest's entry for host function `name`, checked to be one a
+    caller can stand in for."""
+    function = function_entry(manifest, name)
     if not function["launchable"]:
         raise ThreadBindError(
             f"{name} cannot be launched from its PTX: "

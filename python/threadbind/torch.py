@@ -30,7 +30,7 @@ import warnings
 import torch
 
 from ._bundle import ThreadBindError
-from ._ptx import check_manifest_version
+from ._ptx import function_entry
 
 _DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16,
            "f32": torch.float32, "f64": torch.float64, "i1": torch.bool,
@@ -84,16 +84,6 @@ def _register(name, schema, run, fake):
     return getattr(getattr(torch.ops, namespace), op_name).default
 
 
-def _described(program, function):
-    """The manifest's entry for host function `function`."""
-    check_manifest_version(program.manifest)
-    for described in program.manifest.get("functions", []):
-        if described["name"] == function:
-            return described
-    raise ThreadBindError(f"no kernel of host function {function!r} in the "
-                          "manifest")
-
-
 def custom_op(program, function, *, name=None, outputs=None):
     """A PyTorch operator for host function `function` of `program` (a
     threadbind.Program), named "threadbind::<function>" unless `name`
@@ -112,7 +102,7 @@ def custom_op(program, function, *, name=None, outputs=None):
     A function the manifest says a caller cannot stand in for (launches in
     a host loop, host copies) runs through the bundle instead, which waits
     for the device before and after each call; a warning says so."""
-    described = _described(program, function)
+    described = function_entry(program.manifest, function)
     if described["launchable"]:
         launcher = program.launcher(function)
     else:

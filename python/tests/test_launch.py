@@ -453,3 +453,17 @@ def test_f16_and_bf16_scalars_pass_their_bits(driver, a, b, a_bits, b_bits):
     scalars = [v for p, v in zip(kernel["params"], values)
                if p.get("field") is None]
     assert scalars == [a_bits, b_bits]
+
+
+def test_plans_follow_pointers_where_a_condition_compares_bytes(driver):
+    """With read-only loads, axpy has a copy for disjoint x and y: arrays
+    of the same shapes get the one their bytes allow, call after call."""
+    from conftest import SOURCE
+    program = threadbind.compile(SOURCE, read_only_loads=True)
+    axpy = Launcher(program, "axpy", driver=driver)
+    apart = (2.0, CAI((64,), pointer=0x1000), CAI((64,), pointer=0x9000))
+    same = (2.0, CAI((64,), pointer=0x1000), CAI((64,), pointer=0x1000))
+    for args in (apart, same, apart):
+        axpy(*args)
+    kernels = [launch["kernel"] for launch in driver.launches]
+    assert kernels[0] == kernels[2] != kernels[1]

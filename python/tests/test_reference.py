@@ -2,11 +2,13 @@
 (no GPU needed)."""
 
 import ctypes
+import re
 
 import numpy as np
 import pytest
 
 import threadbind
+from threadbind._abi import DYNAMIC
 
 
 def test_entries_by_name_and_attribute(bundle):
@@ -535,9 +537,29 @@ def test_gpu_call_passes_device_views_in_place(program, monkeypatch):
     assert runtime.sizes == []  # nothing copied
 
 
+_STRIDED = re.compile(
+    r"strided<\[([^\]]*)\](?:\s*,\s*offset:\s*([^>\s]+))?\s*>")
+
+
+def strided_layout(mlir_type):
+    """The strides and offset a memref type's strided layout fixes
+    ("memref<4x?xf32, strided<[?, 1], offset: ?>>" gives ((DYNAMIC, 1),
+    DYNAMIC)), or None for the identity layout."""
+    match = _STRIDED.search(mlir_type)
+    if match is None:
+        return None
+
+    def number(text):
+        return DYNAMIC if text.strip() == "?" else int(text)
+
+    strides = tuple(number(t) for t in match.group(1).split(",")
+                    if t.strip())
+    return strides, number(match.group(2)) if match.group(2) else 0
+
+
 def test_kernel_arguments_pass_the_views_strides(program):
     from threadbind._launch import Launcher
-    from threadbind._ptx import expression_text, strided_layout
+    from threadbind._ptx import expression_text
 
     def condition(kernel):
         """The launch condition as text, without its leading parentheses:

@@ -18,7 +18,6 @@ shapes only packs pointers and launches.
 """
 
 import ctypes
-import json
 import struct
 import threading
 
@@ -27,8 +26,9 @@ import numpy as np
 from ._arrays import _TORCH_TYPES, Array, _torch_array, as_array
 from ._bundle import ThreadBindError
 from ._driver import default_driver
+from ._abi import DYNAMIC
 from ._ptx import (MAX_RESIDENT_BLOCKS, _Evaluator, check_manifest_version,
-                   host_function, strided_layout)
+                   host_function)
 
 # The element types each manifest type takes: MLIR integers are signless, so
 # either signedness of the width; i1 is stored a byte.
@@ -79,6 +79,31 @@ def _parameter_format(kernel):
     return fmt, late
 
 
+def _has_operator(manifest_part, name):
+    """Whether an expression tree anywhere in `manifest_part` (the
+    manifest's JSON, or a part of it) applies operator `name`."""
+    if isinstance(manifest_part, dict):
+        return manifest_part.get("op") == name or any(
+            _has_operator(value, name) for value in manifest_part.values())
+    if isinstance(manifest_part, list):
+        return any(_has_operator(value, name) for value in manifest_part)
+    return False
+
+
+def _fixed_layout(argument):
+    """The strides and offset a memref argument's strided type fixes
+    (DYNAMIC where the caller chooses), from its manifest entry; None for
+    a scalar or the identity layout."""
+    if "strides" not in argument:
+        return None
+
+    def fixed(value):
+        return DYNAMIC if value is None else value
+
+    return (tuple(fixed(s) for s in argument["strides"]),
+            fixed(argument["offset"]))
+
+
 class Launcher:
     """Launches the kernels of one host function of a program (see the
     module's docstring). `program` is a threadbind.Program, or anything
@@ -119,14 +144,13 @@ class Launcher:
         self._resident = {}  # (device, kernel index, threads) -> blocks
         self._cache = {}
         self._lock = threading.Lock()
-        self._layouts = [strided_layout(a["type"]) if a["kind"] == "memref"
-                         else None for a in self.arguments]
+        self._layouts = [_fixed_layout(a) for a in self.arguments]
         # The offsets strided types fix: the aligned pointer lies that many
         # elements before element [0, ...].
         self._offsets = {i: layout[1] for i, layout in enumerate(self._layouts)
                          if layout and layout[1] >= 0}
         # Pointers matter to the plan where a condition compares bytes.
-        self._uses_pointers = '"disjoint"' in json.dumps(self.kernels)
+        self._uses_pointers = _has_operator(self.kernels, "disjoint")
         self._integer_scalars = [
             i for i, a in enumerate(self.arguments)
             if a["kind"] == "scalar" and a["element_type"] not in

@@ -8,9 +8,6 @@ _Evaluator walks those trees for one call's arguments; threadbind._launch
 launches what they say.
 """
 
-import re
-
-from ._abi import DYNAMIC
 from ._bundle import ThreadBindError
 
 # The most blocks the runtime's resident-block queries answer
@@ -217,26 +214,6 @@ def _disjoint(first, second):
     """Whether two Arrays share no byte."""
     a, b = _byte_range(first), _byte_range(second)
     return a is None or b is None or a[1] <= b[0] or b[1] <= a[0]
-
-
-_STRIDED = re.compile(
-    r"strided<\[([^\]]*)\](?:\s*,\s*offset:\s*([^>\s]+))?\s*>")
-
-
-def strided_layout(mlir_type):
-    """The strides and offset a memref type's strided layout fixes
-    ("memref<4x?xf32, strided<[?, 1], offset: ?>>" gives ((DYNAMIC, 1),
-    DYNAMIC)), or None for the identity layout."""
-    match = _STRIDED.search(mlir_type)
-    if match is None:
-        return None
-
-    def number(text):
-        return DYNAMIC if text.strip() == "?" else int(text)
-
-    strides = tuple(number(t) for t in match.group(1).split(",")
-                    if t.strip())
-    return strides, number(match.group(2)) if match.group(2) else 0
 
 
 def function_entry(manifest, name):

@@ -47,14 +47,7 @@ def _interface_array(obj):
     cai = obj.__cuda_array_interface__
     dtype = np.dtype(cai["typestr"])
     shape = tuple(cai["shape"])
-    strides = cai.get("strides")
-    if strides is None:
-        strides = row_major(shape)
-    else:
-        if any(s % dtype.itemsize for s, n in zip(strides, shape) if n > 1):
-            raise ValueError(f"strides {tuple(strides)} bytes are not whole "
-                             f"elements of {dtype.itemsize} bytes")
-        strides = tuple(s // dtype.itemsize for s in strides)
+    strides = element_strides(shape, cai.get("strides"), dtype.itemsize)
     name = "bfloat16" if cai["typestr"][1:] == "V2" else dtype.name
     return Array(cai["data"][0], shape, strides, name, dtype.itemsize, None,
                  cai.get("stream"))
@@ -137,3 +130,17 @@ def row_major(shape):
         strides[k] = stride
         stride *= shape[k]
     return tuple(strides)
+
+
+def element_strides(shape, byte_strides, itemsize, where=None):
+    """`byte_strides` (None: C-contiguous) in elements. A stride that is not
+    a whole number of elements raises ValueError (its message led by
+    `where` when given), unless its dimension has one element or none (its
+    stride is never used)."""
+    if byte_strides is None:
+        return row_major(shape)
+    if any(s % itemsize for s, n in zip(byte_strides, shape) if n > 1):
+        raise ValueError(f"{where + ': ' if where else ''}strides "
+                         f"{tuple(byte_strides)} bytes are not whole "
+                         f"elements of {itemsize} bytes")
+    return tuple(s // itemsize for s in byte_strides)

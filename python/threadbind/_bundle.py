@@ -31,7 +31,7 @@ from ._abi import (
     LaunchRecordStruct as _LaunchRecord,
     TermKind,
 )
-from ._arrays import row_major as _row_major
+from ._arrays import element_strides, row_major as _row_major
 
 
 class ThreadBindError(RuntimeError):
@@ -83,18 +83,6 @@ class _DeviceArray:
 
 
 
-def _element_strides(where, shape, byte_strides, itemsize):
-    """`byte_strides` (None: C-contiguous) in elements. A stride that is not
-    a whole number of elements raises ValueError, unless its dimension has
-    one element or none (its stride is never used)."""
-    if byte_strides is None:
-        return _row_major(shape)
-    if any(s % itemsize for s, n in zip(byte_strides, shape) if n > 1):
-        raise ValueError(f"{where}: strides {tuple(byte_strides)} bytes are "
-                         f"not whole elements of {itemsize} bytes")
-    return tuple(s // itemsize for s in byte_strides)
-
-
 def _format_layout(strides):
     """Strides as MLIR writes them: [?, 1]."""
     return "[" + ", ".join("?" if s == DYNAMIC else str(s)
@@ -112,7 +100,7 @@ def _view_layout(where, shape, byte_strides, itemsize, fixed_strides,
     empty views, where strides are never used and the fixed ones are
     passed. The offset is the fixed one, or 0: the aligned pointer is then
     the data pointer less that many elements."""
-    strides = _element_strides(where, shape, byte_strides, itemsize)
+    strides = element_strides(shape, byte_strides, itemsize, where)
     empty = 0 in shape
     passed = []
     for n, stride, fixed in zip(shape, strides, fixed_strides):

@@ -20,8 +20,6 @@ _ATTRIBUTE = {  # CUdevice_attribute
     "multiprocessors": 16,
     "max_threads_per_multiprocessor": 39,
     "max_blocks_per_multiprocessor": 106,
-    "compute_capability_major": 75,
-    "compute_capability_minor": 76,
 }
 _FUNC_MAX_DYNAMIC_SHARED = 8  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 _NO_BINARY_FOR_GPU = 209  # CUDA_ERROR_NO_BINARY_FOR_GPU

@@ -369,6 +369,12 @@ private:
   std::vector<KernelManifest> kernels;
   std::vector<HostFunctionManifest> hostFunctions;
   ArgumentAccess argumentAccess;
+
+  /// Whether an output describes the host functions (the manifest's
+  /// functions section, the header's launchers), so that they are read.
+  bool describesHostFunctions() const {
+    return request.keepManifest || request.emit == EmitKind::Header;
+  }
 };
 } // namespace
 
@@ -510,7 +516,8 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   if (failed(runStage(outlinePm, "Outline")))
     return failure();
   kernels = collectKernelManifests(module, gridPolicies);
-  hostFunctions = collectHostFunctions(module, kernels, argumentAccess);
+  if (describesHostFunctions())
+    hostFunctions = collectHostFunctions(module, kernels, argumentAccess);
   if (request.emit == EmitKind::Bundle &&
       failed(verifyHostCodeLeavesDataAlone(module)))
     return failure();
@@ -601,7 +608,8 @@ LogicalResult Compilation::run(CompileResult &result) {
   stripPm.addPass(createBufferizeEntriesPass());
   if (failed(stripPm.run(module)))
     return failure();
-  argumentAccess = collectArgumentAccess(module);
+  if (describesHostFunctions())
+    argumentAccess = collectArgumentAccess(module);
   // A bundle's caller is the program that loads it: a test driver `main`,
   // which may print, is not an entry and is left out of it, unless another
   // function calls it (then it is a helper).

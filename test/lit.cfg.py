@@ -41,6 +41,12 @@ if config.ptxas_executable:
     if os.path.exists(os.path.join(cuda_include, "cuda.h")):
         config.available_features.add("cuda-header")
         config.substitutions.append(("%cuda_include", cuda_include))
+    # libdevice, which kernels calling math functions link.
+    cuda_root = os.path.dirname(os.path.dirname(config.ptxas_executable))
+    if os.path.exists(os.path.join(cuda_root, "nvvm", "libdevice",
+                                   "libdevice.10.bc")):
+        config.available_features.add("libdevice")
+        config.substitutions.append(("%cuda_root", cuda_root))
 
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%threadbind_obj_root",

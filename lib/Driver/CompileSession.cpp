@@ -268,7 +268,8 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
   auto mapPm = PassManager::on<ModuleOp>(&context);
   auto outlinePm = PassManager::on<ModuleOp>(&context);
   auto lowerPm = PassManager::on<ModuleOp>(&context);
-  buildCompileStages(mapPm, outlinePm, lowerPm, options, "isa");
+  buildCompileStages(mapPm, outlinePm, lowerPm, options,
+                     KernelObjectFormat::PTX);
   if (failed(mapPm.run(*probe)))
     return failure();
   if (!hasKernels(*probe))
@@ -429,7 +430,9 @@ LogicalResult Compilation::chooseBlock() {
 /// llvm with LLVM bitcode). Upstream's mapping runs on normalised loops,
 /// checked in between for what it cannot convert.
 void Compilation::buildStages() {
-  StringRef format = request.emit == EmitKind::LLVM ? "llvm" : "isa";
+  KernelObjectFormat format = request.emit == EmitKind::LLVM
+                                  ? KernelObjectFormat::Bitcode
+                                  : KernelObjectFormat::PTX;
   if (request.mapper == Mapper::ThreadBind) {
     buildCompileStages(mapPm, outlinePm, lowerPm, options, format);
   } else {

@@ -187,6 +187,9 @@ void threadbind::buildOutlineStage(OpPassManager &pm,
 }
 
 void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
+  // Kernels that share nothing lower and compile in parallel from here on,
+  // each group in a gpu.module of its own; serialisation joins them again.
+  pm.addPass(createSplitKernelModulesPass());
   // Subviews, reshapes and transposes in kernels lower through their strided
   // metadata, as on the host: convert-gpu-to-nvvm does not lower them, and
   // they would reach LLVM translation as unrealized casts. First, so that
@@ -210,18 +213,19 @@ void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
   gpuPm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void threadbind::buildSerializeStage(OpPassManager &pm, StringRef format,
+void threadbind::buildSerializeStage(OpPassManager &pm,
+                                     KernelObjectFormat format,
                                      StringRef toolkitPath) {
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = format.str();
-  binary.toolkitPath = toolkitPath.str();
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  SerializeKernelsPassOptions serialize;
+  serialize.format = format;
+  serialize.toolkitPath = toolkitPath.str();
+  pm.addPass(createSerializeKernelsPass(serialize));
 }
 
 void threadbind::buildBackEndStages(OpPassManager &outline,
                                     OpPassManager &lower,
                                     const TargetOptions &target,
-                                    StringRef format) {
+                                    KernelObjectFormat format) {
   buildOutlineStage(outline, target);
   buildDeviceLoweringStage(lower);
   // libdevice resolves the __nv_* calls some ops lower to; found here rather
@@ -234,7 +238,7 @@ void threadbind::buildBackEndStages(OpPassManager &outline,
 void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
                                     OpPassManager &lower,
                                     const CompileOptions &options,
-                                    StringRef format) {
+                                    KernelObjectFormat format) {
   buildNormalizePipeline(map, options.mapping.loopReductions);
   buildMapStage(map, options.getMapToGPUOptions());
   buildKernelOptimizationStage(map, options.kernels, options.shared);
@@ -256,7 +260,7 @@ LogicalResult threadbind::buildToPTXPipeline(
     function_ref<LogicalResult(const Twine &)> errorHandler) {
   if (std::string error = options.verify(); !error.empty())
     return errorHandler(error);
-  buildCompileStages(pm, pm, pm, options, "isa");
+  buildCompileStages(pm, pm, pm, options, KernelObjectFormat::PTX);
   return success();
 }
 

@@ -59,21 +59,23 @@ void buildMapToGPUPipeline(OpPassManager &pm, const MapToGPUOptions &options);
 /// supported.
 void buildOutlineStage(OpPassManager &pm, const TargetOptions &target);
 
-/// Lowers control flow everywhere and the gpu.module to the NVVM and LLVM
-/// dialects.
+/// Splits the gpu.module into groups of kernels that share nothing, then
+/// lowers control flow everywhere and the gpu.modules to the NVVM and LLVM
+/// dialects, the modules in parallel.
 void buildDeviceLoweringStage(OpPassManager &pm);
 
-/// Serialises every gpu.module to a gpu.binary in `format` ("isa" for PTX,
-/// "llvm" for LLVM bitcode), linking libdevice from the CUDA toolkit at
-/// `toolkitPath` (empty: wherever MLIR's NVVM target looks by itself).
-void buildSerializeStage(OpPassManager &pm, StringRef format,
+/// Compiles every gpu.module into one gpu.binary in `format`, in parallel
+/// (threadbind-serialize-kernels), linking libdevice from the CUDA toolkit
+/// at `toolkitPath` (empty: none; calls into it stay unresolved).
+void buildSerializeStage(OpPassManager &pm, KernelObjectFormat format,
                          StringRef toolkitPath);
 
 /// The stages after mapping: outlining for `target` into `outline`;
 /// lowering and serialising to `format`, with the libdevice of
 /// `target.cudaPath` or the toolkit found, into `lower`.
 void buildBackEndStages(OpPassManager &outline, OpPassManager &lower,
-                        const TargetOptions &target, StringRef format);
+                        const TargetOptions &target,
+                        KernelObjectFormat format);
 
 /// Every stage of `threadbind-to-ptx`, as `options` choose them, into three
 /// pass managers: normalise, map and optimise into `map`; outline into
@@ -83,7 +85,7 @@ void buildBackEndStages(OpPassManager &outline, OpPassManager &lower,
 /// a block resolved.
 void buildCompileStages(OpPassManager &map, OpPassManager &outline,
                         OpPassManager &lower, const CompileOptions &options,
-                        StringRef format);
+                        KernelObjectFormat format);
 
 /// `threadbind-to-ptx`: normalise, map, outline, lower and serialise to PTX.
 /// Fails, through `errorHandler`, on options that do not verify.

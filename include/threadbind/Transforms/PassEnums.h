@@ -14,6 +14,8 @@
 #ifndef THREADBIND_TRANSFORMS_PASSENUMS_H
 #define THREADBIND_TRANSFORMS_PASSENUMS_H
 
+#include "threadbind/Target/ObjectFormat.h"
+
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
 

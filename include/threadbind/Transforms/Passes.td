@@ -1068,6 +1068,84 @@ def AttachNVVMTargetPass
   ];
 }
 
+def SplitKernelModulesPass
+    : Pass<"threadbind-split-kernel-modules", "ModuleOp"> {
+  let summary = "Split each gpu.module into modules of kernels that share no "
+                "symbol, so they lower and compile in parallel";
+  let description = [{
+    MLIR runs a pass nested on `gpu.module` ops on several threads only when
+    there are several modules, and upstream's serialiser compiles one
+    module on one thread. After `threadbind-merge-gpu-modules` a program's
+    kernels are one module; this pass splits it again, along the symbols:
+    kernels, device functions and globals that refer to each other, however
+    indirectly, stay together, and every other group moves to a module of
+    its own, named after the original (`threadbind_kernels_1`, ...), with
+    the same targets and attributes. Launches follow their kernels.
+
+    Nothing outside a group refers into it, so each new module lowers and
+    compiles on its own, and `threadbind-serialize-kernels` joins them into
+    one binary of the original name again. A module whose body holds an op
+    that is not a symbol (module flags, say), or an op whose symbol uses
+    cannot be read, is left whole.
+  }];
+  let dependentDialects = ["gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numModulesCreated", "modules-created",
+              "Number of gpu.module ops split off">
+  ];
+}
+
+def SerializeKernelsPass
+    : Pass<"threadbind-serialize-kernels", "ModuleOp"> {
+  let summary = "Compile every gpu.module to PTX, in parallel, into one "
+                "gpu.binary";
+  let description = [{
+    Replaces the `gpu.module` ops of the module, which must be lowered to
+    the LLVM and NVVM dialects and carry one and the same `#nvvm.target`,
+    by one `gpu.binary` named `binary-name` (by default the first module's
+    name), and points every `gpu.launch_func` at it. Its object holds the
+    PTX of all of them (`format=isa`), or their optimised LLVM bitcode
+    linked into one module (`format=llvm`).
+
+    Each module goes through the steps and LLVM pipelines of upstream's
+    `gpu-module-to-binary` (translation, libdevice, the optimisation
+    pipeline at the target's level, the NVPTX back end), so each kernel's
+    PTX is the same; but for PTX the modules compile on LLVM contexts of
+    their own, on the context's threads, and their PTX is joined in module
+    order, so the result does not depend on the thread count. NVPTX target
+    machines are built once per process. libdevice, from `toolkit`, is read
+    once per process and linked only into modules that call `__nv_*`
+    functions. A local symbol two modules define (a libdevice helper both
+    link in) is renamed in the later one.
+
+    On error (a module without one `#nvvm.target`, modules with different
+    ones, two modules defining one external symbol, a name taken by another
+    symbol, LLVM failing) the pass fails at the module, and the IR is as it
+    was.
+  }];
+  let dependentDialects = ["gpu::GPUDialect", "LLVM::LLVMDialect",
+                           "NVVM::NVVMDialect"];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", "\"\"",
+           "CUDA toolkit whose nvvm/libdevice/libdevice.10.bc resolves "
+           "__nv_* calls (none: they stay unresolved)">,
+    Option<"format", "format", "mlir::threadbind::KernelObjectFormat",
+           "mlir::threadbind::KernelObjectFormat::PTX",
+           "What the binary holds",
+           [{::llvm::cl::values(
+             clEnumValN(mlir::threadbind::KernelObjectFormat::PTX, "isa",
+                        "PTX assembly"),
+             clEnumValN(mlir::threadbind::KernelObjectFormat::Bitcode, "llvm",
+                        "optimised LLVM bitcode"))}]>,
+    Option<"binaryName", "binary-name", "std::string", "\"\"",
+           "Name of the gpu.binary (default: the first gpu.module's)">
+  ];
+  let statistics = [
+    Statistic<"numModulesSerialized", "modules-serialized",
+              "Number of gpu.module ops compiled">
+  ];
+}
+
 def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
   let summary = "Give each thread of a GPU loop contiguous vectors of "
                 "elements, loaded and stored 128 bits at a time";

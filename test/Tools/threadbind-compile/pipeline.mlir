@@ -15,8 +15,9 @@
 // CHECK: gpu-kernel-outlining
 // CHECK-SAME: threadbind-merge-gpu-modules
 // CHECK-SAME: threadbind-attach-nvvm-target{chip=sm_90 features=+ptx78 opt-level=3}
-// CHECK: convert-gpu-to-nvvm{{.*}}index-bitwidth=64
-// CHECK: gpu-module-to-binary{{.*}}format=isa
+// CHECK: builtin.module(threadbind-split-kernel-modules,
+// CHECK-SAME: convert-gpu-to-nvvm{{.*}}index-bitwidth=64
+// CHECK-SAME: threadbind-serialize-kernels{{.*}}format=isa
 
 // The divergence-aware passes and the 32-bit index copies can be turned
 // off one by one.

@@ -32,6 +32,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -405,11 +406,30 @@ void threadbind::detail::prefixDefinedSymbols(ModuleOp module,
       continue;
     defined.push_back(symbol);
   }
+  // One walk for every rename: SymbolTable::replaceAllSymbolUses walks the
+  // module once a symbol, which takes seconds at a thousand functions.
+  DenseMap<StringAttr, StringAttr> renamed;
   for (SymbolOpInterface symbol : defined) {
     auto name = StringAttr::get(context, prefix + symbol.getName());
-    (void)SymbolTable::replaceAllSymbolUses(symbol, name, module);
+    renamed[symbol.getNameAttr()] = name;
     symbol.setName(name);
   }
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+    auto it = renamed.find(ref.getRootReference());
+    if (it == renamed.end())
+      return std::nullopt;
+    return SymbolRefAttr::get(it->second, ref.getNestedReferences());
+  });
+  // Flat references inside a nested symbol table (a gpu.module) name its
+  // own symbols, not the module's.
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != module.getOperation() && op->hasTrait<OpTrait::SymbolTable>())
+      return WalkResult::skip();
+    replacer.replaceElementsIn(op, /*replaceAttrs=*/true, /*replaceLocs=*/false,
+                               /*replaceTypes=*/false);
+    return WalkResult::advance();
+  });
 }
 
 /// Why `func` cannot run on the CPU as written, or an empty string; runs

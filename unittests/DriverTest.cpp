@@ -216,6 +216,12 @@ TEST(PtxasReportTest, FindsAndRemovesEachEntrysLaunchBound) {
   EXPECT_EQ(removeMaxntid(ptx, {"free", "absent"}), ptx.str());
   std::string both = removeMaxntid(ptx, {"k_0", "k"});
   EXPECT_EQ(StringRef(both).find(".maxntid"), StringRef::npos);
+  // All bounds in one pass: the same answers, entries without one absent.
+  llvm::StringMap<unsigned> bounds = getMaxntidThreadsOfEntries(ptx);
+  EXPECT_EQ(bounds.size(), 2u);
+  EXPECT_EQ(bounds.lookup("k"), 256u);
+  EXPECT_EQ(bounds.lookup("k_0"), 512u);
+  EXPECT_FALSE(bounds.contains("free"));
 }
 
 TEST(PtxasReportTest, ReadsEveryKernelsResources) {

@@ -18,9 +18,12 @@
 
 #include "threadbind/Runtime/Bundle.h"
 
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -35,6 +38,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
@@ -347,11 +351,8 @@ static void addBf16Truncations(llvm::Module &module) {
 }
 
 /// Compiles `module` for the host into a position-independent object file.
+/// The native target must be initialised.
 static llvm::Error emitHostObject(llvm::Module &module, StringRef path) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  // Inline assembly in host code goes through the target's parser.
-  llvm::InitializeNativeTargetAsmParser();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
   const llvm::Target *target =
@@ -375,10 +376,78 @@ static llvm::Error emitHostObject(llvm::Module &module, StringRef path) {
   return llvm::Error::success();
 }
 
-/// Links `object` into a shared library at `output` against the runtime
+/// Host functions an object file should hold at least before the host code
+/// is split to be compiled on several threads.
+static constexpr unsigned kFunctionsPerHostObject = 32;
+
+/// Compiles `module` for the host into object files, one a thread where the
+/// module is large: llvm::SplitModule shares its functions out (the local
+/// symbols parts share become hidden), and each part is compiled on an LLVM
+/// context of its own. Returns the files, which `removers` deletes.
+static llvm::Expected<SmallVector<std::string>>
+emitHostObjects(MLIRContext *context, llvm::Module &module,
+                std::vector<llvm::FileRemover> &removers) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  // Inline assembly in host code goes through the target's parser.
+  llvm::InitializeNativeTargetAsmParser();
+  auto defined = llvm::count_if(module.functions(), [](llvm::Function &f) {
+    return !f.isDeclaration();
+  });
+  unsigned parts = context->isMultithreadingEnabled()
+                       ? std::min<unsigned>(context->getNumThreads(),
+                                            defined / kFunctionsPerHostObject)
+                       : 1;
+  // Module-level assembly would be copied into every part.
+  if (parts < 2 || !module.getModuleInlineAsm().empty())
+    parts = 1;
+  SmallVector<std::string> paths;
+  for (unsigned i = 0; i < parts; ++i) {
+    SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o", path))
+      return llvm::createStringError("cannot create temporary files");
+    removers.emplace_back(path);
+    paths.push_back(path.str().str());
+  }
+  if (parts == 1) {
+    if (llvm::Error error = emitHostObject(module, paths.front()))
+      return std::move(error);
+    return paths;
+  }
+  // Each part travels to its own context as bitcode, as LLVM's parallel
+  // LTO code generation does.
+  SmallVector<SmallVector<char, 0>> bitcode;
+  llvm::SplitModule(
+      module, parts,
+      [&](std::unique_ptr<llvm::Module> part) {
+        llvm::raw_svector_ostream os(bitcode.emplace_back());
+        llvm::WriteBitcodeToFile(*part, os);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  SmallVector<std::string> errors(bitcode.size());
+  mlir::parallelFor(context, 0, bitcode.size(), [&](size_t i) {
+    llvm::LLVMContext llvmContext;
+    llvm::Expected<std::unique_ptr<llvm::Module>> part =
+        llvm::parseBitcodeFile(
+            llvm::MemoryBufferRef(StringRef(bitcode[i].data(), bitcode[i].size()),
+                                  "host part"),
+            llvmContext);
+    llvm::Error error = part ? emitHostObject(**part, paths[i])
+                             : part.takeError();
+    if (error)
+      errors[i] = llvm::toString(std::move(error));
+  });
+  for (const std::string &error : errors)
+    if (!error.empty())
+      return llvm::createStringError(error);
+  paths.resize(bitcode.size());
+  return paths;
+}
+
+/// Links `objects` into a shared library at `output` against the runtime
 /// library in `runtimeLibDir`, with the system C compiler.
-static llvm::Error linkBundle(StringRef object, StringRef runtimeLibDir,
-                              StringRef output) {
+static llvm::Error linkBundle(ArrayRef<std::string> objects,
+                              StringRef runtimeLibDir, StringRef output) {
   llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return llvm::createStringError(
@@ -388,10 +457,10 @@ static llvm::Error linkBundle(StringRef object, StringRef runtimeLibDir,
   std::string rpath = ("-Wl,-rpath,$ORIGIN:" + runtimeLibDir).str();
   // libm: the CPU reference may call it (LLVM expands f16 maxnum into
   // fmaxf, and math ops without an instruction into their libm functions).
-  SmallVector<StringRef> args = {*cc,    "-shared", "-fPIC",
-                                 object, libDir,    "-lThreadBindRuntime",
-                                 "-lm",  rpath,     "-Wl,--no-undefined",
-                                 "-o",   output};
+  SmallVector<StringRef> args = {*cc, "-shared", "-fPIC"};
+  args.append(objects.begin(), objects.end());
+  args.append({libDir, "-lThreadBindRuntime", "-lm", rpath,
+               "-Wl,--no-undefined", "-o", output});
   std::string message;
   int status = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0,
                                          &message);
@@ -405,14 +474,18 @@ static llvm::Error linkBundle(StringRef object, StringRef runtimeLibDir,
 FailureOr<std::string>
 threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
                                ArrayRef<BundleEntry> entries,
-                               StringRef runtimeLibDir) {
+                               StringRef runtimeLibDir, TimingScope &timing) {
   Location loc = module.getLoc();
   prefixDefinedSymbols(module, kDeviceSymbolPrefix);
   auto hostPm = PassManager::on<ModuleOp>(module.getContext());
   buildHostLoweringStage(hostPm);
-  if (failed(hostPm.run(module)))
-    return failure();
+  {
+    TimingScope lowerTiming = timing.nest("Lower the host code");
+    if (failed(hostPm.run(module)))
+      return failure();
+  }
 
+  TimingScope translateTiming = timing.nest("Host LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> host =
       translateModuleToLLVMIR(module, llvmContext, "threadbind_bundle");
@@ -450,16 +523,24 @@ threadbind::buildBundleLibrary(ModuleOp module, ModuleOp reference,
   internalizeAllBut(*host, exported);
   addBf16Truncations(*host);
 
-  SmallString<128> objectFile, libraryFile;
-  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "o",
-                                         objectFile) ||
-      llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
+  SmallString<128> libraryFile;
+  if (llvm::sys::fs::createTemporaryFile("threadbind-bundle", "so",
                                          libraryFile))
     return emitError(loc, "cannot create temporary files");
-  llvm::FileRemover removeObject(objectFile), removeLibrary(libraryFile);
-  if (llvm::Error error = emitHostObject(*host, objectFile))
-    return emitError(loc, llvm::toString(std::move(error)));
-  if (llvm::Error error = linkBundle(objectFile, runtimeLibDir, libraryFile))
+  llvm::FileRemover removeLibrary(libraryFile);
+  translateTiming.stop();
+  std::vector<llvm::FileRemover> removeObjects;
+  SmallVector<std::string> objects;
+  {
+    TimingScope objectTiming = timing.nest("Host objects");
+    llvm::Expected<SmallVector<std::string>> emitted =
+        emitHostObjects(module.getContext(), *host, removeObjects);
+    if (!emitted)
+      return emitError(loc, llvm::toString(emitted.takeError()));
+    objects = std::move(*emitted);
+  }
+  TimingScope linkTiming = timing.nest("Link with cc");
+  if (llvm::Error error = linkBundle(objects, runtimeLibDir, libraryFile))
     return emitError(loc, llvm::toString(std::move(error)));
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> library =
       llvm::MemoryBuffer::getFile(libraryFile, /*IsText=*/false);

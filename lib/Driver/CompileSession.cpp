@@ -141,11 +141,20 @@ static LogicalResult reportDivergentBranches(ModuleOp module,
 // ptxas and the block size
 //===----------------------------------------------------------------------===//
 
-/// Assembles `ptx` with ptxas into a cubin, recording each kernel's
-/// resources in `kernels`.
+/// The threads ptxas may use on `kernels`: MLIR's, where it has several
+/// and there is more than one kernel to share out.
+static unsigned getPtxasThreads(MLIRContext &context,
+                                ArrayRef<KernelManifest> kernels) {
+  return context.isMultithreadingEnabled() && kernels.size() > 1
+             ? context.getNumThreads()
+             : 1;
+}
+
+/// Assembles `ptx` with ptxas into a cubin, on `threads` threads, recording
+/// each kernel's resources in `kernels`.
 static llvm::Expected<std::string>
 assemble(StringRef ptxas, StringRef ptx, StringRef chip,
-         std::vector<KernelManifest> &kernels) {
+         std::vector<KernelManifest> &kernels, unsigned threads) {
   SmallString<128> ptxFile, cubinFile;
   if (llvm::sys::fs::createTemporaryFile("threadbind", "ptx", ptxFile) ||
       llvm::sys::fs::createTemporaryFile("threadbind", "cubin", cubinFile))
@@ -159,7 +168,7 @@ assemble(StringRef ptxas, StringRef ptx, StringRef chip,
     os << ptx;
   }
   llvm::Expected<SmallVector<PtxasKernelInfo>> report =
-      runPtxas(ptxas, ptxFile, chip, cubinFile);
+      runPtxas(ptxas, ptxFile, chip, cubinFile, threads);
   if (!report)
     return report.takeError();
   for (KernelManifest &kernel : kernels)
@@ -181,10 +190,12 @@ assemble(StringRef ptxas, StringRef ptx, StringRef chip,
 /// kept.
 static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
                                      std::string &ptx, std::string &cubin,
-                                     std::vector<KernelManifest> &kernels) {
+                                     std::vector<KernelManifest> &kernels,
+                                     unsigned threads) {
   SmallVector<std::string> spilling;
+  llvm::StringMap<unsigned> bounds = getMaxntidThreadsOfEntries(ptx);
   for (KernelManifest &kernel : kernels) {
-    if (!kernel.resources || !getMaxntidThreads(ptx, kernel.name))
+    if (!kernel.resources || !bounds.contains(kernel.name))
       continue;
     const PtxasKernelInfo &r = *kernel.resources;
     if (r.spillStoreBytes + r.spillLoadBytes == 0) {
@@ -198,7 +209,7 @@ static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
   std::string unboundPtx = removeMaxntid(ptx, spilling);
   std::vector<KernelManifest> unbound = kernels;
   llvm::Expected<std::string> unboundCubin =
-      assemble(ptxas, unboundPtx, chip.name, unbound);
+      assemble(ptxas, unboundPtx, chip.name, unbound, threads);
   if (!unboundCubin)
     return unboundCubin.takeError();
   SmallVector<std::string> dropped;
@@ -206,7 +217,7 @@ static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
     if (!llvm::is_contained(spilling, kernel.name) || !without.resources)
       continue;
     LaunchBoundChoice choice =
-        chooseLaunchBound(chip.sm, *getMaxntidThreads(ptx, kernel.name),
+        chooseLaunchBound(chip.sm, bounds.lookup(kernel.name),
                           *kernel.resources, *without.resources);
     kernel.launchBoundWhy = choice.why;
     if (choice.drop)
@@ -231,7 +242,7 @@ static llvm::Error relaxLaunchBounds(StringRef ptxas, const ChipInfo &chip,
   // ones come out as in the trial).
   std::string relaxed = removeMaxntid(ptx, dropped);
   llvm::Expected<std::string> relaxedCubin =
-      assemble(ptxas, relaxed, chip.name, kernels);
+      assemble(ptxas, relaxed, chip.name, kernels, threads);
   if (!relaxedCubin)
     return relaxedCubin.takeError();
   ptx = std::move(relaxed);
@@ -288,7 +299,8 @@ chooseBlockThreads(MLIRContext &context, ModuleOp module,
   if (objects.size() != 1)
     return emitError(module.getLoc(), "expected one serialised gpu.module");
   llvm::Expected<std::string> cubin =
-      assemble(ptxas, objects.front(), chip.name, kernels);
+      assemble(ptxas, objects.front(), chip.name, kernels,
+               getPtxasThreads(context, kernels));
   if (!cubin)
     return emitError(module.getLoc(), llvm::toString(cubin.takeError()));
   SmallVector<PtxasKernelInfo> scaled;
@@ -555,13 +567,16 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   std::string cubin;
   if (!ptxasPath.empty() &&
       (request.emit != EmitKind::PTX || request.keepCubin)) {
+    TimingScope ptxasTiming = emitTiming.nest("ptxas");
     llvm::Expected<std::string> assembled =
-        assemble(ptxasPath, object, chip.name, kernels);
+        assemble(ptxasPath, object, chip.name, kernels,
+                 getPtxasThreads(context, kernels));
     if (!assembled)
       return error(llvm::toString(assembled.takeError()));
     cubin = std::move(*assembled);
     if (llvm::Error e =
-            relaxLaunchBounds(ptxasPath, chip, object, cubin, kernels))
+            relaxLaunchBounds(ptxasPath, chip, object, cubin, kernels,
+                              getPtxasThreads(context, kernels)))
       return error(llvm::toString(std::move(e)));
     if (options.shared.remarks)
       for (const KernelManifest &kernel : kernels)
@@ -590,7 +605,7 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
     if (!cubin.empty())
       replaceWithCubin(module, cubin);
     FailureOr<std::string> library = buildBundleLibrary(
-        module, *reference, entries, request.runtimeLibraryDir);
+        module, *reference, entries, request.runtimeLibraryDir, emitTiming);
     if (failed(library))
       return failure();
     result.output = std::move(*library);

@@ -56,7 +56,7 @@ SmallVector<PtxasKernelInfo> threadbind::parsePtxasReport(StringRef report) {
 
 llvm::Expected<SmallVector<PtxasKernelInfo>>
 threadbind::runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
-                     StringRef cubinFile) {
+                     StringRef cubinFile, unsigned threads) {
   SmallString<128> logFile;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("threadbind-ptxas", "log",
@@ -64,16 +64,29 @@ threadbind::runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
     return llvm::createStringError(ec, "cannot create a temporary file");
   llvm::FileRemover removeLog(logFile);
   std::string arch = ("-arch=" + chip).str();
-  SmallVector<StringRef> args = {ptxas,    "-v",      "-O3",    arch.c_str(),
-                                 ptxFile, "-o",      cubinFile};
-  std::optional<StringRef> redirects[] = {std::nullopt, logFile, logFile};
+  std::string split = "--split-compile=" + std::to_string(threads);
+  auto run = [&](bool splitCompile, std::string &message) {
+    SmallVector<StringRef> args = {ptxas,   "-v", "-O3",    arch.c_str(),
+                                   ptxFile, "-o", cubinFile};
+    if (splitCompile)
+      args.push_back(split);
+    std::optional<StringRef> redirects[] = {std::nullopt, logFile, logFile};
+    return llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
+                                     redirects, /*SecondsToWait=*/0,
+                                     /*MemoryLimit=*/0, &message);
+  };
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
-                                         redirects, /*SecondsToWait=*/0,
-                                         /*MemoryLimit=*/0, &message);
+  int status = run(threads > 1, message);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> log =
       llvm::MemoryBuffer::getFile(logFile);
   StringRef output = log ? (*log)->getBuffer() : StringRef();
+  // A ptxas older than --split-compile (CUDA 12.1) assembles on one thread.
+  if (status != 0 && threads > 1 && output.contains("split-compile")) {
+    message.clear();
+    status = run(false, message);
+    log = llvm::MemoryBuffer::getFile(logFile);
+    output = log ? (*log)->getBuffer() : StringRef();
+  }
   if (status != 0)
     return llvm::createStringError(
         "ptxas failed" + (message.empty() ? "" : ": " + message) +
@@ -132,6 +145,23 @@ std::optional<unsigned> threadbind::getMaxntidThreads(StringRef ptx,
     threads *= n;
   }
   return threads;
+}
+
+llvm::StringMap<unsigned>
+threadbind::getMaxntidThreadsOfEntries(StringRef ptx) {
+  llvm::StringMap<unsigned> bounds;
+  for (size_t at = ptx.find(".entry "); at != StringRef::npos;
+       at = ptx.find(".entry ", at + 1)) {
+    StringRef rest = ptx.drop_front(at);
+    StringRef name =
+        rest.drop_front(StringRef(".entry ").size()).take_until([](char c) {
+          return c == '(' || c == '\n';
+        });
+    // Searching from this entry on finds it at once.
+    if (std::optional<unsigned> threads = getMaxntidThreads(rest, name.trim()))
+      bounds[name.trim()] = *threads;
+  }
+  return bounds;
 }
 
 std::string threadbind::removeMaxntid(StringRef ptx,

@@ -15,6 +15,7 @@
 #define THREADBIND_DRIVER_BUNDLEBUILDER_H
 
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
@@ -165,10 +166,12 @@ void replaceWithCubin(ModuleOp module, StringRef cubin);
 /// (outlined and serialised), links it with the lowered CPU `reference`,
 /// adds the entry wrappers and table, compiles it for the host, and links
 /// it against the runtime library in `runtimeLibDir` with the system C
-/// compiler. Errors are reported at `module`.
+/// compiler. Each step is timed in a scope nested in `timing`. Errors are
+/// reported at `module`.
 FailureOr<std::string> buildBundleLibrary(ModuleOp module, ModuleOp reference,
                                           ArrayRef<BundleEntry> entries,
-                                          StringRef runtimeLibDir);
+                                          StringRef runtimeLibDir,
+                                          TimingScope &timing);
 
 /// The LLVM struct types of ThreadBindArgument, ThreadBindTerm,
 /// ThreadBindGuard, ThreadBindRequirement and ThreadBindEntry, as the

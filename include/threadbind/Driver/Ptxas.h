@@ -15,6 +15,7 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -37,14 +38,21 @@ struct PtxasKernelInfo {
 SmallVector<PtxasKernelInfo> parsePtxasReport(StringRef report);
 
 /// Assembles `ptxFile` for `chip` into `cubinFile` with `ptxas -v -O3` and
-/// returns the per-kernel report. The error carries ptxas's own messages.
+/// returns the per-kernel report. With `threads` above one, ptxas compiles
+/// the kernels on that many threads (--split-compile): the code is the
+/// same, the cubin's metadata sections are laid out differently. The error
+/// carries ptxas's own messages.
 llvm::Expected<SmallVector<PtxasKernelInfo>>
 runPtxas(StringRef ptxas, StringRef ptxFile, StringRef chip,
-         StringRef cubinFile);
+         StringRef cubinFile, unsigned threads = 1);
 
 /// The threads a block of kernel `kernel` is bounded to by the `.maxntid`
 /// directive of its entry in `ptx` (x * y * z); none without one.
 std::optional<unsigned> getMaxntidThreads(StringRef ptx, StringRef kernel);
+
+/// getMaxntidThreads of every entry of `ptx` that has a bound, by name, in
+/// one pass over the text.
+llvm::StringMap<unsigned> getMaxntidThreadsOfEntries(StringRef ptx);
 
 /// `ptx` with the `.maxntid` directive of each entry named in `kernels`
 /// removed, the rest byte for byte the same.

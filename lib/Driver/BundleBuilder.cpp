@@ -594,6 +594,9 @@ static void addHostToLLVM(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  // Upstream's lowering of the asserts runtime verification adds is
+  // quadratic in their number.
+  pm.addPass(createLowerAssertsPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());

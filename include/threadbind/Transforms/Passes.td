@@ -1068,6 +1068,28 @@ def AttachNVVMTargetPass
   ];
 }
 
+def LowerAssertsPass : Pass<"threadbind-lower-asserts", "ModuleOp"> {
+  let summary = "Lower cf.assert in function bodies to a branch that prints "
+                "the message and aborts";
+  let description = [{
+    Does what upstream's lowering of `cf.assert` to LLVM does (on failure,
+    `puts` of the message, then `abort`), for the asserts that sit directly
+    in a function's body, so that convert-to-llvm finds none there. The
+    reason is cost: upstream names each message's global by looking names
+    up in the module one by one, which is quadratic in the number of
+    asserts, and runtime verification gives a bundle's CPU reference one
+    assert an access. At 2000 functions that was 5 s of a compile. Here
+    one symbol table names them all.
+
+    Asserts inside other ops' regions (which may hold a single block) are
+    left for upstream's lowering.
+  }];
+  let dependentDialects = ["LLVM::LLVMDialect", "cf::ControlFlowDialect"];
+  let statistics = [
+    Statistic<"numLowered", "asserts-lowered", "Number of cf.assert ops lowered">
+  ];
+}
+
 def SplitKernelModulesPass
     : Pass<"threadbind-split-kernel-modules", "ModuleOp"> {
   let summary = "Split each gpu.module into modules of kernels that share no "

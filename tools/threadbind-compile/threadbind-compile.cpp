@@ -40,6 +40,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -99,6 +100,12 @@ cl::opt<bool> printPipeline("print-pipeline",
                             cl::cat(category));
 cl::opt<bool> timing("timing", cl::desc("Report MLIR pass timing on stderr"),
                      cl::cat(category));
+cl::opt<unsigned> threads(
+    "num-threads",
+    cl::desc("Threads to compile on: 0 for one a core (the default), 1 for "
+             "the main thread alone (as --mlir-disable-threading); kernels, "
+             "ptxas and a bundle's host code share them"),
+    cl::init(0), cl::cat(category));
 cl::opt<bool> reportDivergence(
     "report-divergence",
     cl::desc("Report every divergent branch of the bound kernels, with its "
@@ -202,7 +209,16 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registerDialects(registry);
+  // Declared first: the context's threads come from it and must go last.
+  std::optional<llvm::DefaultThreadPool> threadPool;
   MLIRContext context(registry);
+  if (threads == 1) {
+    context.disableMultithreading();
+  } else if (threads > 1 && context.isMultithreadingEnabled()) {
+    context.disableMultithreading();
+    threadPool.emplace(llvm::hardware_concurrency(threads));
+    context.setThreadPool(*threadPool);
+  }
   // Diagnostics point at the user's source; a dump of the op, rewritten by
   // the passes before it, would bury them.
   context.printOpOnDiagnostic(false);

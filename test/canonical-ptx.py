@@ -10,8 +10,10 @@ compiled whole, that changes:
     here);
   - blank lines between the groups (dropped here);
   - the function number LLVM puts in basic-block labels and local depots
-    ($L__BB3_1, __local_depot3), counted per LLVM module: these names are
-    local to their function (numbers dropped here).
+    ($L__BB3_1, __local_depot3), and the call-site number in call-sequence
+    comments and call prototypes (// callseq 3, prototype_3), counted per
+    LLVM module: these names are local to their function (numbers dropped
+    here).
 Every instruction, directive and symbol name stays as it is, so two PTX
 files with the same canonical form differ in nothing else.
 
@@ -21,7 +23,7 @@ usage: canonical-ptx.py [FILE]
 import re
 import sys
 
-LOCAL_NUMBERS = re.compile(r"(\$L__BB|__local_depot)\d+")
+LOCAL_NUMBERS = re.compile(r"(\$L__BB|__local_depot|callseq |prototype_)\d+")
 
 
 def canonical(ptx):

@@ -47,9 +47,12 @@ using namespace mlir::threadbind;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// NVPTX target machines, kept for the life of the process and lent to one
-/// thread at a time (code generation is not safe on one machine from two
-/// threads). Building one costs about as much as compiling a small kernel.
+/// NVPTX target machines for the optimisation pipeline, kept for the life
+/// of the process and lent to one thread at a time. Code generation gets a
+/// machine of its own for each module (create): NVPTX numbers the call
+/// sites it lowers per machine, so a machine used before would number a
+/// module's calls after the last module's, and the PTX would depend on
+/// which thread compiled what.
 class TargetMachinePool {
 public:
   /// The pool; never destroyed, so that no target machine is torn down
@@ -74,6 +77,12 @@ public:
         return found;
       }
     }
+    return create(triple, chip, features);
+  }
+
+  /// A new machine, for the caller alone.
+  static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+  create(const llvm::Triple &triple, StringRef chip, StringRef features) {
     initializeNVPTX();
     std::string error;
     const llvm::Target *target =
@@ -172,6 +181,16 @@ struct Settings {
   /// libdevice, linked into modules that declare `__nv_*` functions.
   std::string libdevice;
 
+  /// A machine of the caller's own, at the target's optimisation level.
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+  createTargetMachine() const {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+        TargetMachinePool::create(triple, chip, features);
+    if (tm)
+      (*tm)->setOptLevel(static_cast<llvm::CodeGenOptLevel>(optLevel));
+    return tm;
+  }
+
   llvm::Expected<BorrowedTargetMachine> borrowTargetMachine() const {
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
         TargetMachinePool::get().acquire(triple, chip, features);
@@ -268,11 +287,12 @@ static LogicalResult optimize(gpu::GPUModuleOp op, llvm::Module &module,
   return success();
 }
 
-/// The PTX the NVPTX back end writes for `module`.
+/// The PTX the NVPTX back end writes for `module`, on a machine of its own.
 static FailureOr<std::string> emitPTX(gpu::GPUModuleOp op,
                                       llvm::Module &module,
                                       const Settings &settings) {
-  llvm::Expected<BorrowedTargetMachine> tm = settings.borrowTargetMachine();
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      settings.createTargetMachine();
   if (!tm)
     return op.emitError(llvm::toString(tm.takeError()));
   std::string ptx;

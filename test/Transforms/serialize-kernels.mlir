@@ -20,7 +20,9 @@
 
 // One header, then each module's code in order. Both link in a local
 // helper of the same name: the second one's is renamed, and its call
-// follows.
+// follows. Each module is compiled as if alone: its call sites are
+// numbered from 0 whichever thread compiled it and whatever it compiled
+// before.
 // PTX: .target sm_80
 // PTX-NOT: .target
 // PTX: .func helper(
@@ -28,6 +30,7 @@
 // PTX: call.uni helper,
 // PTX: .func helper_1(
 // PTX: .visible .entry k1(
+// PTX: // callseq 0, 0
 // PTX: call.uni helper_1,
 module attributes {gpu.container_module} {
   func.func @host(%p: !llvm.ptr) {

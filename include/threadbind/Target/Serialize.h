@@ -11,7 +11,9 @@
 // pipelines, so the code is the same; but
 //   - each gpu.module is compiled on its own LLVM context, the modules on
 //     the MLIR context's thread pool, and their PTX joined in order;
-//   - NVPTX target machines are built once per process and reused;
+//   - the target machines the optimisation pipeline queries are built once
+//     per process and reused (code generation takes a fresh one a module:
+//     NVPTX numbers call sites per machine);
 //   - libdevice is read once per process, and linked only into modules
 //     that call into it.
 //

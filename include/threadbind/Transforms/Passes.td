@@ -1134,8 +1134,10 @@ def SerializeKernelsPass
     pipeline at the target's level, the NVPTX back end), so each kernel's
     PTX is the same; but for PTX the modules compile on LLVM contexts of
     their own, on the context's threads, and their PTX is joined in module
-    order, so the result does not depend on the thread count. NVPTX target
-    machines are built once per process. libdevice, from `toolkit`, is read
+    order, so the result does not depend on the thread count. The target
+    machines the optimisation pipeline queries are built once per process
+    (code generation takes a fresh one a module, as NVPTX numbers call
+    sites per machine). libdevice, from `toolkit`, is read
     once per process and linked only into modules that call `__nv_*`
     functions. A local symbol two modules define (a libdevice helper both
     link in) is renamed in the later one.

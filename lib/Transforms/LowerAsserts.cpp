@@ -45,8 +45,30 @@ struct LowerAssertsPass
     IRRewriter rewriter(context);
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto i8 = IntegerType::get(context, 8);
-    // The C library functions, declared as upstream declares them.
-    auto declare = [&](StringRef name, Type type) -> LLVM::LLVMFuncOp {
+    // The C library functions, declared as upstream declares them. A
+    // symbol of the module that already has the name must be that
+    // function: anything else would take the calls. Both are checked
+    // before anything changes.
+    auto putsType = LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),
+                                                {ptrType});
+    auto abortType =
+        LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context), {});
+    bool clash = false;
+    for (auto [name, type] : {std::pair(StringRef("puts"), putsType),
+                              std::pair(StringRef("abort"), abortType)}) {
+      Operation *existing = symbols.lookup(name);
+      auto func = dyn_cast_or_null<LLVM::LLVMFuncOp>(existing);
+      if (!existing || (func && func.getFunctionType() == type))
+        continue;
+      existing->emitOpError("is named '")
+          << name << "', the C library function that a failed cf.assert "
+          << "calls (" << type << ")";
+      clash = true;
+    }
+    if (clash)
+      return signalPassFailure();
+    auto declare = [&](StringRef name,
+                       LLVM::LLVMFunctionType type) -> LLVM::LLVMFuncOp {
       if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(name))
         return existing;
       rewriter.setInsertionPointToStart(module.getBody());
@@ -55,12 +77,8 @@ struct LowerAssertsPass
       symbols.insert(func);
       return func;
     };
-    LLVM::LLVMFuncOp puts = declare(
-        "puts", LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),
-                                            {ptrType}));
-    LLVM::LLVMFuncOp abort = declare(
-        "abort", LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                             {}));
+    LLVM::LLVMFuncOp puts = declare("puts", putsType);
+    LLVM::LLVMFuncOp abort = declare("abort", abortType);
 
     for (cf::AssertOp op : asserts) {
       Location loc = op.getLoc();

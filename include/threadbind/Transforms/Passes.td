@@ -1082,7 +1082,9 @@ def LowerAssertsPass : Pass<"threadbind-lower-asserts", "ModuleOp"> {
     one symbol table names them all.
 
     Asserts inside other ops' regions (which may hold a single block) are
-    left for upstream's lowering.
+    left for upstream's lowering. A symbol named `puts` or `abort` that is
+    not that C function (an `llvm.func` of its type) is an error at the
+    symbol, and nothing changes.
   }];
   let dependentDialects = ["LLVM::LLVMDialect", "cf::ControlFlowDialect"];
   let statistics = [

@@ -209,3 +209,18 @@ void threadbind::cloneVectorLane(RewriterBase &rewriter, Location loc,
     rewriter.clone(op, mapping);
   }
 }
+
+void threadbind::retargetLaunches(
+    Operation *module,
+    function_ref<std::optional<std::pair<StringAttr, StringAttr>>(
+        StringAttr module, StringAttr kernel)>
+        moved) {
+  module->walk([&](gpu::LaunchFuncOp launch) {
+    std::optional<std::pair<StringAttr, StringAttr>> to =
+        moved(launch.getKernelModuleName(), launch.getKernelName());
+    if (!to)
+      return;
+    launch.setKernelAttr(
+        SymbolRefAttr::get(to->first, {FlatSymbolRefAttr::get(to->second)}));
+  });
+}

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -154,14 +155,12 @@ struct MergeGPUModulesPass
     }
     merged.setName(moduleName);
 
-    module.walk([&](gpu::LaunchFuncOp launch) {
-      StringAttr kernel = launch.getKernelName();
-      auto it = renamed.find({launch.getKernelModuleName(), kernel});
-      if (it != renamed.end())
-        kernel = it->second;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          merged.getNameAttr(), {FlatSymbolRefAttr::get(kernel)}));
-    });
+    threadbind::retargetLaunches(
+        module, [&](StringAttr from, StringAttr kernel) {
+          auto it = renamed.find({from, kernel});
+          return std::pair(merged.getNameAttr(),
+                           it == renamed.end() ? kernel : it->second);
+        });
   }
 };
 } // namespace

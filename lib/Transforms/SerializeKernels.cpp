@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Target/Serialize.h"
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -124,12 +125,13 @@ struct SerializeKernelsPass
       ++numModulesSerialized;
     }
     StringAttr binary = builder.getStringAttr(name);
-    module.walk([&](gpu::LaunchFuncOp launch) {
-      if (!serialized.contains(launch.getKernelModuleName()))
-        return;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          binary, {FlatSymbolRefAttr::get(launch.getKernelName())}));
-    });
+    retargetLaunches(module,
+                     [&](StringAttr from, StringAttr kernel)
+                         -> std::optional<std::pair<StringAttr, StringAttr>> {
+                       if (!serialized.contains(from))
+                         return std::nullopt;
+                       return std::pair(binary, kernel);
+                     });
   }
 };
 } // namespace

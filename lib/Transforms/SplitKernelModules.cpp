@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -111,14 +112,15 @@ struct SplitKernelModulesPass
     }
     if (movedTo.empty())
       return;
-    module.walk([&](gpu::LaunchFuncOp launch) {
-      auto it = movedTo.find(
-          {launch.getKernelModuleName(), launch.getKernelName()});
-      if (it == movedTo.end())
-        return;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          it->second, {FlatSymbolRefAttr::get(launch.getKernelName())}));
-    });
+    threadbind::retargetLaunches(
+        module,
+        [&](StringAttr from, StringAttr kernel)
+            -> std::optional<std::pair<StringAttr, StringAttr>> {
+          auto it = movedTo.find({from, kernel});
+          if (it == movedTo.end())
+            return std::nullopt;
+          return std::pair(it->second, kernel);
+        });
   }
 };
 } // namespace

@@ -35,6 +35,16 @@ void createDeviceCopy(OpBuilder &builder, Location loc, Value dst, Value src);
 /// `buffer` is freed after.
 Value createHostReadback(OpBuilder &builder, Location loc, Value buffer);
 
+/// Points every gpu.launch_func in `module` whose kernel `moved` finds
+/// elsewhere (given the old module's and the kernel's names, it returns the
+/// new module's and kernel's, or nothing) at its new place: what passes
+/// that move kernels between gpu.modules and binaries do after moving.
+void retargetLaunches(
+    Operation *module,
+    function_ref<std::optional<std::pair<StringAttr, StringAttr>>(
+        StringAttr module, StringAttr kernel)>
+        moved);
+
 /// Creates a gpu.launch of `grid` blocks of `block` threads (x, y, z) with
 /// its terminator, and leaves the insertion point before the terminator.
 gpu::LaunchOp createLaunchWithTerminator(RewriterBase &rewriter, Location loc,

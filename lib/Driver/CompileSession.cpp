@@ -568,15 +568,14 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
   if (!ptxasPath.empty() &&
       (request.emit != EmitKind::PTX || request.keepCubin)) {
     TimingScope ptxasTiming = emitTiming.nest("ptxas");
+    unsigned threads = getPtxasThreads(context, kernels);
     llvm::Expected<std::string> assembled =
-        assemble(ptxasPath, object, chip.name, kernels,
-                 getPtxasThreads(context, kernels));
+        assemble(ptxasPath, object, chip.name, kernels, threads);
     if (!assembled)
       return error(llvm::toString(assembled.takeError()));
     cubin = std::move(*assembled);
-    if (llvm::Error e =
-            relaxLaunchBounds(ptxasPath, chip, object, cubin, kernels,
-                              getPtxasThreads(context, kernels)))
+    if (llvm::Error e = relaxLaunchBounds(ptxasPath, chip, object, cubin,
+                                          kernels, threads))
       return error(llvm::toString(std::move(e)));
     if (options.shared.remarks)
       for (const KernelManifest &kernel : kernels)

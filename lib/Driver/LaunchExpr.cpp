@@ -429,6 +429,19 @@ LaunchExpr threadbind::describeHostValue(Value value) {
   return describe(value, 0);
 }
 
+/// The sizes of what `alloc` allocates: its dynamic sizes as the host
+/// computes them, the others constant.
+static std::vector<LaunchExpr> describeAllocSizes(gpu::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  std::vector<LaunchExpr> sizes;
+  unsigned next = 0;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? describeHostValue(alloc.getDynamicSizes()[next++])
+                        : LaunchExpr::constant(type.getDimSize(d)));
+  return sizes;
+}
+
 HostMemRefExpr threadbind::describeHostMemRef(Value memref) {
   if (auto cast = memref.getDefiningOp<memref::CastOp>())
     return describeHostMemRef(cast.getSource());
@@ -455,12 +468,7 @@ HostMemRefExpr threadbind::describeHostMemRef(Value memref) {
       type.getLayout().isIdentity()) {
     // Row-major, as gpu.alloc makes it.
     result.offset = LaunchExpr::constant(0);
-    unsigned next = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      result.sizes.push_back(
-          type.isDynamicDim(d)
-              ? describeHostValue(alloc.getDynamicSizes()[next++])
-              : LaunchExpr::constant(type.getDimSize(d)));
+    result.sizes = describeAllocSizes(alloc);
     result.strides.assign(type.getRank(), LaunchExpr::constant(1));
     for (int64_t d = type.getRank() - 2; d >= 0; --d)
       result.strides[d] =
@@ -517,12 +525,7 @@ threadbind::describeDeviceScratch(FunctionOpInterface function,
     s.elementBytes = isa<IndexType>(element)
                          ? 8
                          : (element.getIntOrFloatBitWidth() + 7) / 8;
-    unsigned next = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      s.sizes.push_back(
-          type.isDynamicDim(d)
-              ? describeHostValue(alloc.getDynamicSizes()[next++])
-              : LaunchExpr::constant(type.getDimSize(d)));
+    s.sizes = describeAllocSizes(alloc);
     scratch.push_back(std::move(s));
     return WalkResult::advance();
   });

@@ -254,31 +254,19 @@ static LogicalResult linkLibraries(gpu::GPUModuleOp op, llvm::Module &module,
   return success();
 }
 
-/// Translates `op` into `module` on `llvmContext`, with the target's data
-/// layout and triple, and links the libraries.
-static FailureOr<std::unique_ptr<llvm::Module>>
-translateAndLink(gpu::GPUModuleOp op, llvm::LLVMContext &llvmContext,
-                 const Settings &settings) {
-  std::unique_ptr<llvm::Module> module =
-      translateModuleToLLVMIR(op, llvmContext);
-  if (!module)
-    return op.emitError("cannot translate the kernels to LLVM IR");
+/// Readies translated `module` for code generation as upstream does: the
+/// target's data layout and triple, the libraries linked in, and LLVM's
+/// optimisation pipeline at the target's level, all on one borrowed
+/// machine.
+static LogicalResult prepareModule(gpu::GPUModuleOp op, llvm::Module &module,
+                                   const Settings &settings) {
   llvm::Expected<BorrowedTargetMachine> tm = settings.borrowTargetMachine();
   if (!tm)
     return op.emitError(llvm::toString(tm.takeError()));
-  module->setDataLayout((*tm)->createDataLayout());
-  module->setTargetTriple((*tm)->getTargetTriple());
-  if (failed(linkLibraries(op, *module, settings)))
+  module.setDataLayout((*tm)->createDataLayout());
+  module.setTargetTriple((*tm)->getTargetTriple());
+  if (failed(linkLibraries(op, module, settings)))
     return failure();
-  return module;
-}
-
-/// Runs LLVM's optimisation pipeline at the target's level.
-static LogicalResult optimize(gpu::GPUModuleOp op, llvm::Module &module,
-                              const Settings &settings) {
-  llvm::Expected<BorrowedTargetMachine> tm = settings.borrowTargetMachine();
-  if (!tm)
-    return op.emitError(llvm::toString(tm.takeError()));
   auto transform =
       makeOptimizingTransformer(settings.optLevel, /*sizeLevel=*/0, &**tm);
   if (llvm::Error error = transform(&module))
@@ -497,13 +485,7 @@ serializeToBitcode(ArrayRef<gpu::GPUModuleOp> modules,
       return op.emitError("cannot link the kernels with those of '")
              << first.getName() << "'";
   }
-  llvm::Expected<BorrowedTargetMachine> tm = settings.borrowTargetMachine();
-  if (!tm)
-    return first.emitError(llvm::toString(tm.takeError()));
-  linked->setDataLayout((*tm)->createDataLayout());
-  linked->setTargetTriple((*tm)->getTargetTriple());
-  if (failed(linkLibraries(first, *linked, settings)) ||
-      failed(optimize(first, *linked, settings)))
+  if (failed(prepareModule(first, *linked, settings)))
     return failure();
   std::string bitcode;
   llvm::raw_string_ostream os(bitcode);
@@ -560,12 +542,11 @@ threadbind::serializeKernelModules(ArrayRef<gpu::GPUModuleOp> modules,
       failableParallelForEachN(context, 0, parts.size(), [&](size_t index) {
         Part &part = parts[index];
         return inOrder(index, [&]() -> LogicalResult {
-          FailureOr<std::unique_ptr<llvm::Module>> module =
-              translateAndLink(part.op, *part.llvmContext, settings);
-          if (failed(module))
-            return failure();
-          part.module = std::move(*module);
-          return optimize(part.op, *part.module, settings);
+          part.module = translateModuleToLLVMIR(part.op, *part.llvmContext);
+          if (!part.module)
+            return part.op.emitError(
+                "cannot translate the kernels to LLVM IR");
+          return prepareModule(part.op, *part.module, settings);
         });
       });
   if (failed(optimized) || failed(renameSharedLocals(parts)))

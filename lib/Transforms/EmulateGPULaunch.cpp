@@ -27,24 +27,49 @@ static bool isReplacedOnHost(Operation *op) {
              gpu::GlobalIdOp, gpu::LaneIdOp, gpu::TerminatorOp>(op);
 }
 
-/// Whether `op` ends a phase of the emulation: a block-wide gpu.all_reduce
-/// (with a named operation or a region) or a gpu.barrier directly in the
-/// launch body.
-static bool isPhaseBoundary(Operation *op) {
-  return isa<gpu::AllReduceOp, gpu::BarrierOp>(op) &&
-         isa<gpu::LaunchOp>(op->getParentOp());
+/// Whether `op` synchronises the threads of a block.
+static bool isSynchronizing(Operation *op) {
+  return isa<gpu::AllReduceOp, gpu::BarrierOp>(op);
 }
 
-/// Whether `body` (a launch's) holds a phase boundary.
-static bool hasPhaseBoundary(Block &body) {
-  return llvm::any_of(body,
-                      [](Operation &op) { return isPhaseBoundary(&op); });
+/// Whether `block` holds an all-reduce or barrier directly, or in the body
+/// of an scf.for it holds (at any depth of such loops).
+static bool holdsPhases(Block &block) {
+  return llvm::any_of(block, [](Operation &op) {
+    if (isSynchronizing(&op))
+      return true;
+    auto loop = dyn_cast<scf::ForOp>(op);
+    return loop && holdsPhases(*loop.getBody());
+  });
+}
+
+/// Whether `op` is a loop of phases: an scf.for whose body holds
+/// all-reduces or barriers, directly or in loops of phases.
+static bool isPhaseLoop(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  return loop && holdsPhases(*loop.getBody());
+}
+
+/// Whether `block` is a level of phases: a launch body, or the body of a
+/// loop of phases that lies at a level.
+static bool isPhaseLevel(Block *block) {
+  Operation *parent = block->getParentOp();
+  if (isa<gpu::LaunchOp>(parent))
+    return true;
+  return isPhaseLoop(parent) && isPhaseLevel(parent->getBlock());
+}
+
+/// Whether `op` ends a phase of the emulation: a block-wide gpu.all_reduce
+/// (with a named operation or a region) or a gpu.barrier at a level of
+/// phases.
+static bool isPhaseBoundary(Operation *op) {
+  return isSynchronizing(op) && isPhaseLevel(op->getBlock());
 }
 
 /// Threads run one after another on the host, so ops through which threads
 /// observe each other, or which only exist on a device, cannot be emulated;
-/// top-level all-reduces and barriers are the exception (see
-/// emulateLaunchInPhases).
+/// all-reduces and barriers at a level of phases are the exception (see
+/// PhasedLaunch).
 static LogicalResult verifyBodyOp(Operation *op) {
   if (isReplacedOnHost(op) || isPhaseBoundary(op))
     return success();
@@ -73,87 +98,6 @@ static SmallVector<Value> launchArguments(ArrayRef<Value> blockIds,
   for (ArrayRef<Value> part : {blockIds, threadIds, gridSize, blockSize})
     llvm::append_range(values, part);
   return values;
-}
-
-/// Whether `value`, defined in `body`, can be computed again in a later
-/// phase rather than kept: a thread or block id or size, or a pure op of
-/// such values and values from outside.
-static bool isRematerializable(Value value, Block &body) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getBlock() != &body)
-    return true;
-  if (isReplacedOnHost(def))
-    return true;
-  if (def->getNumRegions() != 0 || !isPure(def))
-    return false;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return isRematerializable(operand, body);
-  });
-}
-
-LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
-  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
-    return launch.emitOpError(
-        "cannot be emulated on the host: asynchronous launches are not "
-        "supported");
-  if (launch.hasClusterSize())
-    return launch.emitOpError(
-        "cannot be emulated on the host: thread block clusters are not "
-        "supported");
-  // Workgroup memory is a buffer per block, which the phased emulation
-  // (blocks outermost, every thread through a phase before the next) keeps.
-  bool phased = hasPhaseBoundary(launch.getBody().front());
-  if ((launch.getNumWorkgroupAttributions() != 0 && !phased) ||
-      launch.getNumPrivateAttributions() != 0)
-    return launch.emitOpError(
-        "cannot be emulated on the host: memory attributions are supported "
-        "only as workgroup memory of a launch with top-level barriers");
-  // A phased all-reduce's region is cloned into the host fold, so its ops
-  // (and its gpu.yield) are not the kernel's.
-  WalkResult result =
-      launch.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
-        if (failed(verifyBodyOp(op)))
-          return WalkResult::interrupt();
-        return isa<gpu::AllReduceOp>(op) && isPhaseBoundary(op)
-                   ? WalkResult::skip()
-                   : WalkResult::advance();
-      });
-  if (result.wasInterrupted())
-    return failure();
-
-  // Phases run one after another for every thread of the block; a value one
-  // phase computes and a later one uses waits in a buffer of one element a
-  // thread, so it must be a scalar.
-  Block &body = launch.getBody().front();
-  if (!phased)
-    return success();
-  if (!launch.getBody().hasOneBlock())
-    return launch.emitOpError("cannot be emulated on the host: an all-reduce "
-                              "or barrier in a body of several blocks");
-  unsigned phase = 0;
-  DenseMap<Operation *, unsigned> phaseOf;
-  for (Operation &op : body) {
-    // A boundary uses its operands at the end of the phase it closes.
-    phaseOf[&op] = phase;
-    if (isPhaseBoundary(&op))
-      ++phase;
-  }
-  for (Operation &op : body) {
-    if (isa<gpu::AllReduceOp>(op))
-      continue;
-    for (Value value : op.getResults())
-      for (Operation *user : value.getUsers()) {
-        Operation *top = body.findAncestorOpInBlock(*user);
-        if (top && phaseOf.lookup(top) != phaseOf.lookup(&op) &&
-            !value.getType().isIntOrIndexOrFloat() &&
-            !isRematerializable(value, body))
-          return op.emitError("cannot emulate on the host: a value of type ")
-                 << value.getType()
-                 << " crosses an all-reduce or barrier, and only scalars can "
-                    "wait for the other threads there";
-      }
-  }
-  return success();
 }
 
 static unsigned dimIndex(gpu::Dimension dim) {
@@ -215,175 +159,499 @@ static SmallVector<Value, 3> buildIdLoops(RewriterBase &rewriter, Location loc,
           nest.loops[0].getInductionVar()};
 }
 
-/// A launch with top-level all-reduces or barriers, per block, in phases
-/// split at them: every thread runs a phase before any thread runs the
-/// next, as a barrier demands. A scalar one phase computes and a later one
-/// uses waits in a buffer of one element a thread; an all-reduce's operands
-/// are folded in thread order and every thread gets the result.
-static void emulateLaunchInPhases(RewriterBase &rewriter,
-                                  gpu::LaunchOp launch) {
-  Location loc = launch.getLoc();
-  OpBuilder::InsertionGuard guard(rewriter);
-  LaunchSizes sizes(rewriter, launch);
-  const gpu::KernelDim3 &grid = sizes.grid, &block = sizes.block;
-  Value zero = sizes.zero, one = sizes.one;
-  ArrayRef<Value> gridSize = sizes.gridSize, blockSize = sizes.blockSize;
-  Value threads = arith::MulIOp::create(
-      rewriter, loc, block.x,
-      arith::MulIOp::create(rewriter, loc, block.y, block.z));
+namespace {
+/// A launch whose threads synchronise, cut into segments: a segment is a
+/// run of ops at a level of phases (the launch body, or the body of a loop
+/// of phases) between all-reduces, barriers and loops of phases. The host
+/// runs a segment for every thread of the block before any thread starts
+/// the next. A value that one segment computes and another uses waits in a
+/// buffer of one element a thread, unless it can be computed again (ids,
+/// sizes, pure ops of them); so do the values a loop of phases carries.
+/// A loop of phases runs on the host once for the whole block, so its
+/// bounds must be the same for every thread.
+class PhasedLaunch {
+public:
+  explicit PhasedLaunch(gpu::LaunchOp launch);
 
-  Block &body = launch.getBody().front();
-  SmallVector<SmallVector<Operation *>> phases(1);
-  SmallVector<Operation *> boundaries;
-  DenseMap<Operation *, unsigned> phaseOf;
-  for (Operation &op : body.without_terminator()) {
-    // A boundary uses its operands at the end of the phase it closes.
-    phaseOf[&op] = phases.size() - 1;
-    if (isPhaseBoundary(&op)) {
-      boundaries.push_back(&op);
-      phases.emplace_back();
+  /// Emits an error at the offending op and fails where the phases cannot
+  /// keep the launch's semantics.
+  LogicalResult verify();
+
+  /// Replaces the launch by host loops. verify() must have succeeded.
+  void emulate(RewriterBase &rewriter);
+
+private:
+  /// What a segment's thread loop gives its epilogue: a value for the
+  /// current thread (from the segment, a buffer, or computed again), and
+  /// the thread's linear id.
+  using ValueGetter = function_ref<Value(Value)>;
+  using Epilogue = function_ref<void(ValueGetter get, Value linear)>;
+
+  void numberLevel(Block &block);
+  void collectCrossing(Block &block);
+  /// The segment of the op at a level that is or holds `op`.
+  unsigned segmentOf(Operation *op);
+  /// The segment that computes `value`; none where the host provides it
+  /// (values from outside, the launch's arguments, a loop of phases'
+  /// induction variable, carried values and results).
+  std::optional<unsigned> definingSegment(Value value);
+  bool isInside(Value value) {
+    return launch.getBody().isAncestor(value.getParentRegion());
+  }
+  /// Whether `value` can be computed again in a later segment rather than
+  /// kept in a buffer.
+  bool isRematerializable(Value value);
+  /// Whether `value` is the same for every thread of a block and can be
+  /// computed on the host outside the threads' loops.
+  bool isUniform(Value value);
+
+  // Emission.
+  void emitLevel(Block &block, IRMapping &uniform);
+  void emitLoop(scf::ForOp loop, IRMapping &uniform);
+  void emitSegment(ArrayRef<Operation *> ops, std::optional<unsigned> segment,
+                   IRMapping &uniform, Epilogue epilogue = nullptr);
+  Value getInThread(Value value, IRMapping &mapping, Value linear,
+                    SmallVectorImpl<Operation *> &created);
+  Value getOnHost(Value value, IRMapping &uniform);
+
+  gpu::LaunchOp launch;
+  Block &body;
+  unsigned segments = 0;
+  /// The segment of every op at a level. A barrier or all-reduce has the
+  /// segment it closes (an all-reduce uses its operand at its end); a loop
+  /// of phases and the terminator of its body have segments of their own.
+  DenseMap<Operation *, unsigned> segmentAt;
+  /// The loops of phases, outermost first.
+  SmallVector<scf::ForOp> loops;
+  /// The values computed in one segment and used in another, in order.
+  SmallVector<Value> crossing;
+
+  // Set while emulating.
+  RewriterBase *rewriter = nullptr;
+  Location loc;
+  gpu::KernelDim3 blockSizes;
+  Value zero, one, threads;
+  SmallVector<Value, 3> blockIds, gridSize, blockSize;
+  /// A buffer of one element a thread for each crossing value, and for
+  /// each carried value and result of a loop of phases (one for both).
+  DenseMap<Value, Value> buffers;
+  DenseMap<Operation *, Value> reduceBuffers;
+};
+} // namespace
+
+PhasedLaunch::PhasedLaunch(gpu::LaunchOp launch)
+    : launch(launch), body(launch.getBody().front()), loc(launch.getLoc()) {
+  numberLevel(body);
+  collectCrossing(body);
+}
+
+void PhasedLaunch::numberLevel(Block &block) {
+  unsigned current = segments++;
+  for (Operation &op : block) {
+    if (isSynchronizing(&op)) {
+      segmentAt[&op] = current;
+      current = segments++;
       continue;
     }
-    phases.back().push_back(&op);
+    if (isPhaseLoop(&op)) {
+      segmentAt[&op] = segments++;
+      loops.push_back(cast<scf::ForOp>(op));
+      numberLevel(*cast<scf::ForOp>(op).getBody());
+      current = segments++;
+      continue;
+    }
+    if (isa<scf::YieldOp>(op) && &block != &body) {
+      segmentAt[&op] = segments++;
+      continue;
+    }
+    segmentAt[&op] = current;
   }
-  // The values that cross a boundary, each with its buffer; the buffers of
-  // the all-reduces' operands.
-  auto allocate = [&](Type type) -> Value {
-    return memref::AllocOp::create(
-        rewriter, loc, MemRefType::get({ShapedType::kDynamic}, type),
-        ValueRange{threads});
-  };
-  SmallVector<std::pair<Value, Value>> crossing;
-  for (auto [p, phase] : llvm::enumerate(phases))
-    for (Operation *op : phase)
-      for (Value value : op->getResults())
-        if (!isRematerializable(value, body) &&
-            llvm::any_of(value.getUsers(), [&, p = p](Operation *user) {
-              Operation *top = body.findAncestorOpInBlock(*user);
-              return top && phaseOf.lookup(top) != p;
-            }))
-          crossing.push_back({value, allocate(value.getType())});
-  DenseMap<Operation *, Value> reduceBuffers;
-  for (Operation *boundary : boundaries)
-    if (auto reduce = dyn_cast<gpu::AllReduceOp>(boundary))
-      reduceBuffers[boundary] = allocate(reduce.getType());
+}
 
+unsigned PhasedLaunch::segmentOf(Operation *op) {
+  while (!segmentAt.count(op))
+    op = op->getParentOp();
+  return segmentAt.lookup(op);
+}
+
+std::optional<unsigned> PhasedLaunch::definingSegment(Value value) {
+  if (!isInside(value))
+    return std::nullopt;
+  Operation *owner = value.getDefiningOp();
+  if (!owner)
+    owner = cast<BlockArgument>(value).getOwner()->getParentOp();
+  if (owner == launch.getOperation() ||
+      (isPhaseLoop(owner) && segmentAt.count(owner)))
+    return std::nullopt;
+  return segmentOf(owner);
+}
+
+bool PhasedLaunch::isRematerializable(Value value) {
+  if (!isInside(value))
+    return true;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == launch.getOperation())
+      return true;
+    // A loop of phases' induction variable is the host loop's.
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
+           arg == loop.getInductionVar();
+  }
+  Operation *def = value.getDefiningOp();
+  // An all-reduce's result is the same for every thread, a host value.
+  if (isReplacedOnHost(def) || (segmentAt.count(def) && isSynchronizing(def)))
+    return true;
+  if (def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return isRematerializable(operand); });
+}
+
+bool PhasedLaunch::isUniform(Value value) {
+  if (!isInside(value))
+    return true;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (owner == launch.getOperation())
+      return arg != launch.getThreadIds().x && arg != launch.getThreadIds().y &&
+             arg != launch.getThreadIds().z;
+    auto loop = dyn_cast<scf::ForOp>(owner);
+    return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
+           arg == loop.getInductionVar();
+  }
+  Operation *def = value.getDefiningOp();
+  if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(def) ||
+      (segmentAt.count(def) && isSynchronizing(def)))
+    return true;
+  if (isReplacedOnHost(def) || def->getNumRegions() != 0 || !isPure(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return isUniform(operand); });
+}
+
+void PhasedLaunch::collectCrossing(Block &block) {
+  for (Operation &op : block) {
+    if (isPhaseLoop(&op)) {
+      collectCrossing(*cast<scf::ForOp>(op).getBody());
+      continue;
+    }
+    if (isSynchronizing(&op))
+      continue;
+    for (Value value : op.getResults())
+      if (!isRematerializable(value) &&
+          llvm::any_of(value.getUsers(), [&](Operation *user) {
+            return segmentOf(user) != segmentAt.lookup(&op);
+          }))
+        crossing.push_back(value);
+  }
+}
+
+LogicalResult PhasedLaunch::verify() {
+  for (scf::ForOp loop : loops) {
+    for (Value bound :
+         {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (!isUniform(bound))
+        return loop.emitError(
+            "cannot emulate on the host: this loop holds an all-reduce or "
+            "barrier, so all threads of a block must run it alike, but its "
+            "bounds are not computed from block ids, sizes and values from "
+            "outside the launch alone");
+    for (Value carried : loop.getRegionIterArgs())
+      if (!carried.getType().isIntOrIndexOrFloat())
+        return loop.emitError("cannot emulate on the host: this loop holds "
+                              "an all-reduce or barrier and carries a value "
+                              "of type ")
+               << carried.getType()
+               << ", and only scalars can wait for the other threads there";
+  }
+  for (Value value : crossing)
+    if (!value.getType().isIntOrIndexOrFloat())
+      return value.getDefiningOp()->emitError(
+                 "cannot emulate on the host: a value of type ")
+             << value.getType()
+             << " crosses an all-reduce or barrier, and only scalars can "
+                "wait for the other threads there";
+  return success();
+}
+
+Value PhasedLaunch::getInThread(Value value, IRMapping &mapping, Value linear,
+                                SmallVectorImpl<Operation *> &created) {
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  if (!isInside(value))
+    return value;
+  if (Value buffer = buffers.lookup(value)) {
+    Value loaded = memref::LoadOp::create(*rewriter, loc, buffer, linear);
+    mapping.map(value, loaded);
+    return loaded;
+  }
+  // Computed again from what this thread has.
+  Operation *def = value.getDefiningOp();
+  assert(def && isRematerializable(value) && "value neither kept nor pure");
+  for (Value operand : def->getOperands())
+    (void)getInThread(operand, mapping, linear, created);
+  created.push_back(rewriter->clone(*def, mapping));
+  return mapping.lookup(value);
+}
+
+Value PhasedLaunch::getOnHost(Value value, IRMapping &uniform) {
+  if (Value mapped = uniform.lookupOrNull(value))
+    return mapped;
+  if (!isInside(value))
+    return value;
+  Operation *def = value.getDefiningOp();
+  assert(def && isUniform(value) && "value differs between threads");
+  Value host;
+  if (auto id = dyn_cast<gpu::BlockIdOp>(def))
+    host = blockIds[dimIndex(id.getDimension())];
+  else if (auto dim = dyn_cast<gpu::GridDimOp>(def))
+    host = gridSize[dimIndex(dim.getDimension())];
+  else if (auto dim = dyn_cast<gpu::BlockDimOp>(def))
+    host = blockSize[dimIndex(dim.getDimension())];
+  if (host) {
+    uniform.map(value, host);
+    return host;
+  }
+  for (Value operand : def->getOperands())
+    (void)getOnHost(operand, uniform);
+  rewriter->clone(*def, uniform);
+  return uniform.lookup(value);
+}
+
+void PhasedLaunch::emitSegment(ArrayRef<Operation *> ops,
+                               std::optional<unsigned> segment,
+                               IRMapping &uniform, Epilogue epilogue) {
+  OpBuilder::InsertionGuard guard(*rewriter);
+  SmallVector<Value, 3> threadIds =
+      buildIdLoops(*rewriter, loc, blockSizes, zero, one);
+  Value linear = arith::AddIOp::create(
+      *rewriter, loc, threadIds[0],
+      arith::MulIOp::create(
+          *rewriter, loc, blockSizes.x,
+          arith::AddIOp::create(*rewriter, loc, threadIds[1],
+                                arith::MulIOp::create(*rewriter, loc,
+                                                      blockSizes.y,
+                                                      threadIds[2]))));
+  IRMapping mapping = uniform;
+  gpu::KernelDim3 ids = launch.getThreadIds();
+  mapping.map(ids.x, threadIds[0]);
+  mapping.map(ids.y, threadIds[1]);
+  mapping.map(ids.z, threadIds[2]);
+  SmallVector<Operation *> created;
+  // What other segments computed: loaded, or computed again.
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (definingSegment(operand) != segment)
+          (void)getInThread(operand, mapping, linear, created);
+    });
+  for (Operation *op : ops)
+    created.push_back(rewriter->clone(*op, mapping));
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (Value buffer = buffers.lookup(result))
+        memref::StoreOp::create(*rewriter, loc, mapping.lookup(result), buffer,
+                                linear);
+  if (epilogue)
+    epilogue(
+        [&](Value value) {
+          return getInThread(value, mapping, linear, created);
+        },
+        linear);
+  SmallVector<Operation *> queries;
+  for (Operation *op : created)
+    op->walk([&](Operation *nested) {
+      if (isReplacedOnHost(nested))
+        queries.push_back(nested);
+    });
+  replaceQueries(*rewriter, queries, blockIds, threadIds, gridSize, blockSize);
+}
+
+void PhasedLaunch::emitLevel(Block &block, IRMapping &uniform) {
+  SmallVector<Operation *> ops;
+  std::optional<unsigned> segment;
+  auto flush = [&] {
+    if (!ops.empty())
+      emitSegment(ops, segment, uniform);
+    ops.clear();
+  };
+  for (Operation &op : block.without_terminator()) {
+    if (isa<gpu::BarrierOp>(op)) {
+      flush();
+      continue;
+    }
+    if (isPhaseLoop(&op)) {
+      flush();
+      emitLoop(cast<scf::ForOp>(op), uniform);
+      continue;
+    }
+    segment = segmentAt.lookup(&op);
+    auto reduce = dyn_cast<gpu::AllReduceOp>(op);
+    if (!reduce) {
+      ops.push_back(&op);
+      continue;
+    }
+    // Every thread's operand, then the fold in thread order; every thread
+    // gets the result.
+    Value buffer = reduceBuffers.lookup(reduce);
+    emitSegment(ops, segment, uniform, [&](ValueGetter get, Value linear) {
+      memref::StoreOp::create(*rewriter, loc, get(reduce.getValue()), buffer,
+                              linear);
+    });
+    ops.clear();
+    Value first = memref::LoadOp::create(*rewriter, loc, buffer, zero);
+    auto fold = scf::ForOp::create(*rewriter, loc, one, threads, one,
+                                   ValueRange{first});
+    {
+      OpBuilder::InsertionGuard inner(*rewriter);
+      rewriter->setInsertionPointToEnd(fold.getBody());
+      Value next = memref::LoadOp::create(*rewriter, loc, buffer,
+                                          fold.getInductionVar());
+      scf::YieldOp::create(*rewriter, loc,
+                           combine(*rewriter, loc, reduce,
+                                   fold.getRegionIterArgs().front(), next));
+    }
+    uniform.map(reduce.getResult(), fold.getResult(0));
+  }
+  flush();
+}
+
+void PhasedLaunch::emitLoop(scf::ForOp loop, IRMapping &uniform) {
+  // Every thread's carried values start as its initial ones.
+  if (!loop.getInitArgs().empty())
+    emitSegment({}, std::nullopt, uniform, [&](ValueGetter get, Value linear) {
+      SmallVector<Value> inits = llvm::map_to_vector(loop.getInitArgs(), get);
+      for (auto [init, carried] : llvm::zip(inits, loop.getRegionIterArgs()))
+        memref::StoreOp::create(*rewriter, loc, init, buffers.lookup(carried),
+                                linear);
+    });
+  Value lb = getOnHost(loop.getLowerBound(), uniform);
+  Value ub = getOnHost(loop.getUpperBound(), uniform);
+  Value step = getOnHost(loop.getStep(), uniform);
+  auto host = scf::ForOp::create(*rewriter, loc, lb, ub, step);
+  host.setUnsignedCmp(loop.getUnsignedCmp());
+  OpBuilder::InsertionGuard guard(*rewriter);
+  rewriter->setInsertionPoint(host.getBody()->getTerminator());
+  IRMapping inner = uniform;
+  inner.map(loop.getInductionVar(), host.getInductionVar());
+  emitLevel(*loop.getBody(), inner);
+  // Each thread's next carried values, all read before any is replaced.
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  if (yield.getNumOperands() != 0)
+    emitSegment({}, segmentAt.lookup(yield), inner,
+                [&](ValueGetter get, Value linear) {
+                  SmallVector<Value> next =
+                      llvm::map_to_vector(yield.getOperands(), get);
+                  for (auto [value, carried] :
+                       llvm::zip(next, loop.getRegionIterArgs()))
+                    memref::StoreOp::create(*rewriter, loc, value,
+                                            buffers.lookup(carried), linear);
+                });
+}
+
+void PhasedLaunch::emulate(RewriterBase &rewriterRef) {
+  rewriter = &rewriterRef;
+  OpBuilder::InsertionGuard guard(*rewriter);
+  LaunchSizes sizes(*rewriter, launch);
+  blockSizes = sizes.block;
+  zero = sizes.zero;
+  one = sizes.one;
+  gridSize = sizes.gridSize;
+  blockSize = sizes.blockSize;
+  threads = arith::MulIOp::create(
+      *rewriter, loc, blockSizes.x,
+      arith::MulIOp::create(*rewriter, loc, blockSizes.y, blockSizes.z));
+
+  SmallVector<Value> allocated;
+  auto allocate = [&](Type type) -> Value {
+    Value buffer = memref::AllocOp::create(
+        *rewriter, loc, MemRefType::get({ShapedType::kDynamic}, type),
+        ValueRange{threads});
+    allocated.push_back(buffer);
+    return buffer;
+  };
+  for (Value value : crossing)
+    buffers[value] = allocate(value.getType());
+  for (scf::ForOp loop : loops)
+    for (auto [carried, result] :
+         llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults()))
+      buffers[carried] = buffers[result] = allocate(carried.getType());
+  launch.getBody().walk([&](gpu::AllReduceOp reduce) {
+    if (segmentAt.count(reduce))
+      reduceBuffers[reduce] = allocate(reduce.getType());
+  });
   // Workgroup memory, in host memory (its loads and stores keep their
   // form; only the memory space goes): one buffer, as blocks run one after
   // another.
-  SmallVector<Value> workgroup;
+  IRMapping uniform;
   for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
     auto type = cast<MemRefType>(buffer.getType());
-    workgroup.push_back(memref::AllocOp::create(
-        rewriter, loc,
+    Value host = memref::AllocOp::create(
+        *rewriter, loc,
         MemRefType::get(type.getShape(), type.getElementType(),
-                        type.getLayout())));
+                        type.getLayout()));
+    allocated.push_back(host);
+    uniform.map(buffer, host);
   }
-  SmallVector<Value, 3> blockIds = buildIdLoops(rewriter, loc, grid, zero, one);
-  // The all-reduces' results, the same for every thread of the block.
-  SmallVector<std::pair<Value, Value>> uniform;
-  for (auto [p, phase] : llvm::enumerate(phases)) {
-    {
-      OpBuilder::InsertionGuard inner(rewriter);
-      SmallVector<Value, 3> threadIds =
-          buildIdLoops(rewriter, loc, block, zero, one);
-      Value linear = arith::AddIOp::create(
-          rewriter, loc, threadIds[0],
-          arith::MulIOp::create(
-              rewriter, loc, block.x,
-              arith::AddIOp::create(
-                  rewriter, loc, threadIds[1],
-                  arith::MulIOp::create(rewriter, loc, block.y,
-                                        threadIds[2]))));
-      IRMapping mapping;
-      for (auto [arg, value] :
-           llvm::zip(body.getArguments(),
-                     launchArguments(blockIds, threadIds, gridSize, blockSize)))
-        mapping.map(arg, value);
-      for (auto [buffer, host] :
-           llvm::zip_equal(launch.getWorkgroupAttributions(), workgroup))
-        mapping.map(buffer, host);
-      for (auto [value, replacement] : uniform)
-        mapping.map(value, replacement);
-      for (auto [value, buffer] : crossing)
-        if (phaseOf.lookup(value.getDefiningOp()) < p)
-          mapping.map(value,
-                      memref::LoadOp::create(rewriter, loc, buffer, linear));
-      SmallVector<Operation *> cloned;
-      // What an earlier phase computed without touching memory or other
-      // threads is computed again.
-      std::function<void(Value)> rematerialize = [&](Value value) {
-        Operation *def = value.getDefiningOp();
-        if (mapping.contains(value) || !def || def->getBlock() != &body ||
-            phaseOf.lookup(def) >= p)
-          return;
-        for (Value operand : def->getOperands())
-          rematerialize(operand);
-        cloned.push_back(rewriter.clone(*def, mapping));
-      };
-      SmallVector<Operation *> users(phase);
-      if (p < boundaries.size())
-        users.push_back(boundaries[p]);
-      for (Operation *op : users)
-        op->walk([&](Operation *nested) {
-          for (Value operand : nested->getOperands())
-            if (isRematerializable(operand, body))
-              rematerialize(operand);
-        });
-      for (Operation *op : phase)
-        cloned.push_back(rewriter.clone(*op, mapping));
-      SmallVector<Operation *> queries;
-      for (Operation *op : cloned)
-        op->walk([&](Operation *nested) {
-          if (isReplacedOnHost(nested))
-            queries.push_back(nested);
-        });
-      replaceQueries(rewriter, queries, blockIds, threadIds, gridSize,
-                     blockSize);
-      for (auto [value, buffer] : crossing)
-        if (phaseOf.lookup(value.getDefiningOp()) == p)
-          memref::StoreOp::create(rewriter, loc, mapping.lookup(value), buffer,
-                                  linear);
-      if (p < boundaries.size())
-        if (auto reduce = dyn_cast<gpu::AllReduceOp>(boundaries[p]))
-          memref::StoreOp::create(rewriter, loc,
-                                  mapping.lookupOrDefault(reduce.getValue()),
-                                  reduceBuffers[reduce], linear);
-    }
-    if (p == boundaries.size())
-      break;
-    auto reduce = dyn_cast<gpu::AllReduceOp>(boundaries[p]);
-    if (!reduce)
-      continue;
-    // The fold, in thread order.
-    Value buffer = reduceBuffers[reduce];
-    Value first = memref::LoadOp::create(rewriter, loc, buffer, zero);
-    auto fold = scf::ForOp::create(rewriter, loc, one, threads, one,
-                                   ValueRange{first});
-    {
-      OpBuilder::InsertionGuard inner(rewriter);
-      rewriter.setInsertionPointToEnd(fold.getBody());
-      Value next = memref::LoadOp::create(rewriter, loc, buffer,
-                                          fold.getInductionVar());
-      scf::YieldOp::create(rewriter, loc,
-                           combine(rewriter, loc, reduce,
-                                   fold.getRegionIterArgs().front(), next));
-    }
-    uniform.push_back({reduce.getResult(), fold.getResult(0)});
-  }
-  rewriter.setInsertionPoint(launch);
-  for (auto [value, buffer] : crossing)
-    memref::DeallocOp::create(rewriter, loc, buffer);
-  for (auto [reduce, buffer] : reduceBuffers)
-    memref::DeallocOp::create(rewriter, loc, buffer);
-  for (Value buffer : workgroup)
-    memref::DeallocOp::create(rewriter, loc, buffer);
-  rewriter.eraseOp(launch);
+
+  blockIds = buildIdLoops(*rewriter, loc, sizes.grid, zero, one);
+  gpu::KernelDim3 ids = launch.getBlockIds(), grid = launch.getGridSize(),
+                  block = launch.getBlockSize();
+  for (auto [arg, host] :
+       llvm::zip_equal(SmallVector<Value>{ids.x, ids.y, ids.z, grid.x, grid.y,
+                                          grid.z, block.x, block.y, block.z},
+                       llvm::concat<Value>(blockIds, gridSize, blockSize)))
+    uniform.map(arg, host);
+  emitLevel(body, uniform);
+
+  rewriter->setInsertionPoint(launch);
+  for (Value buffer : allocated)
+    memref::DeallocOp::create(*rewriter, loc, buffer);
+  rewriter->eraseOp(launch);
+}
+
+LogicalResult verifyEmulatable(gpu::LaunchOp launch) {
+  if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
+    return launch.emitOpError(
+        "cannot be emulated on the host: asynchronous launches are not "
+        "supported");
+  if (launch.hasClusterSize())
+    return launch.emitOpError(
+        "cannot be emulated on the host: thread block clusters are not "
+        "supported");
+  // Workgroup memory is a buffer per block, which the phased emulation
+  // (blocks outermost, every thread through a phase before the next) keeps.
+  bool phased = holdsPhases(launch.getBody().front());
+  if ((launch.getNumWorkgroupAttributions() != 0 && !phased) ||
+      launch.getNumPrivateAttributions() != 0)
+    return launch.emitOpError(
+        "cannot be emulated on the host: memory attributions are supported "
+        "only as workgroup memory of a launch with barriers");
+  // A phased all-reduce's region is cloned into the host fold, so its ops
+  // (and its gpu.yield) are not the kernel's.
+  WalkResult result =
+      launch.getBody().walk<WalkOrder::PreOrder>([](Operation *op) {
+        if (failed(verifyBodyOp(op)))
+          return WalkResult::interrupt();
+        return isa<gpu::AllReduceOp>(op) && isPhaseBoundary(op)
+                   ? WalkResult::skip()
+                   : WalkResult::advance();
+      });
+  if (result.wasInterrupted())
+    return failure();
+
+  if (!phased)
+    return success();
+  if (!launch.getBody().hasOneBlock())
+    return launch.emitOpError("cannot be emulated on the host: an all-reduce "
+                              "or barrier in a body of several blocks");
+  return PhasedLaunch(launch).verify();
 }
 
 void emulateLaunchOnHost(RewriterBase &rewriter, gpu::LaunchOp launch) {
-  if (hasPhaseBoundary(launch.getBody().front()))
-    return emulateLaunchInPhases(rewriter, launch);
+  if (holdsPhases(launch.getBody().front()))
+    return PhasedLaunch(launch).emulate(rewriter);
   Location loc = launch.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   LaunchSizes sizes(rewriter, launch);

@@ -1,17 +1,53 @@
 // RUN: threadbind-opt %s -threadbind-test-emulate-gpu-launch -split-input-file -verify-diagnostics
 
-func.func @barrier(%out: memref<4xf32>) {
+func.func @barrier_in_if(%out: memref<4xf32>, %flag: i1) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %f = arith.constant 1.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
     memref.store %f, %out[%tx] : memref<4xf32>
-    // A barrier directly in the launch body splits it into phases; one in a
-    // loop would need the loop split too.
-    scf.for %k = %c1 to %c4 step %c1 {
+    // A barrier in the launch body or in loops of it splits it into
+    // phases; one under a condition would need the condition split too.
+    scf.if %flag {
       // expected-error @below {{cannot emulate 'gpu.barrier' on the host: threads run one after another there}}
       gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The host runs a loop of phases once for the whole block.
+func.func @barrier_loop_per_thread(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant 1.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{cannot emulate on the host: this loop holds an all-reduce or barrier, so all threads of a block must run it alike, but its bounds are not computed from block ids, sizes and values from outside the launch alone}}
+    scf.for %k = %c1 to %tx step %c1 {
+      memref.store %f, %out[%k] : memref<4xf32>
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @barrier_loop_carries_memref(%out: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    // expected-error @below {{cannot emulate on the host: this loop holds an all-reduce or barrier and carries a value of type 'memref<4xf32>', and only scalars can wait for the other threads there}}
+    %m = scf.for %k = %c1 to %c4 step %c1 iter_args(%v = %out) -> memref<4xf32> {
+      gpu.barrier
+      scf.yield %v : memref<4xf32>
     }
     gpu.terminator
   }
@@ -54,7 +90,7 @@ func.func @async() {
 func.func @workgroup_memory(%out: memref<4xf32>) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @below {{cannot be emulated on the host: memory attributions are supported only as workgroup memory of a launch with top-level barriers}}
+  // expected-error @below {{cannot be emulated on the host: memory attributions are supported only as workgroup memory of a launch with barriers}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
              workgroup(%shared : memref<4xf32, #gpu.address_space<workgroup>>) {

@@ -7,9 +7,11 @@
 // Rewriting of a `gpu.launch` into ordinary loops over block and thread
 // ids, so the launch runs on the CPU: the CPU reference of a bundle entry
 // that holds a hand-written kernel, and the test pass through which
-// mlir-runner executes bound IR. Only kernels whose threads never observe
-// each other (no barriers, shuffles or other collective operations but a
-// block-wide all-reduce) can be emulated this way.
+// mlir-runner executes bound IR. Only kernels whose threads observe each
+// other through nothing but barriers and block-wide all-reduces can be
+// emulated this way, and those only where they stand in the launch body or
+// in scf.for loops of block-uniform bounds nested in it: the host then runs
+// the code between two of them for every thread before the next.
 //
 //===----------------------------------------------------------------------===//
 

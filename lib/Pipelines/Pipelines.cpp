@@ -100,6 +100,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.stageTransposes = mapping.stageTransposes;
   loops.vectorBytes = options.shared.vectorBytes;
   loops.registerTiles = mapping.registerTiles;
+  loops.sharedTiles = mapping.sharedTiles;
   pm.addPass(createMapLoopsToThreadsPass(loops));
   if (mapping.sequentialFallback) {
     SequentialKernelsPassOptions sequential;

@@ -633,6 +633,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.stageTransposes = stageTransposes;
     mappingOptions.vectorBytes = vectorBytes;
     mappingOptions.registerTiles = registerTiles;
+    mappingOptions.sharedTiles = sharedTiles;
     std::string error = verifyLoopMappingOptions(mappingOptions);
     if (!error.empty())
       return emitError(UnknownLoc::get(context))
@@ -784,6 +785,12 @@ void MapLoopsToThreadsPass::runOnOperation() {
                          ? "one output a thread over the same blocks"
                          : "a thread an output as mapped below")
                  << " (register-tiles=false maps a thread an output)";
+          if (tiled->sharedRows != 0)
+            remark << "; where a block for every 8 the device holds has a "
+                      "shared tile, the k loop runs through workgroup "
+                      "memory, 8 steps at a time, each thread computing "
+                   << tiled->sharedRows << "x" << tiled->sharedCols
+                   << " outputs (shared-tiles=false keeps it in registers)";
         }
         needsHostQuery |= tilesAskHost;
         // A 2-D nest is left, on the run-time side with few tiles, for the

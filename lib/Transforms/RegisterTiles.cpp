@@ -25,6 +25,16 @@
 // the device holds blocks (gemm at 512: 128 tiles on 132 SMs), a thread an
 // output runs faster, so the host chooses at run time.
 //
+// Where the tiles are many (a block for every multiprocessor at 8x8 a
+// thread), the k loop runs through workgroup memory instead: every
+// kStageDepth steps of k, the block reads the rows of its tile of each
+// load that depends on the row alone, and the columns of each that
+// depends on the column alone, into workgroup memory (each element once,
+// along whichever of k and the row or column walks memory contiguously),
+// waits at a barrier, and runs those steps from there; the steps left
+// over read memory as above. Each output still sees its k values in
+// order, so the result is the same to the bit.
+//
 // Triangular nests (syrk's columns up to the row, covariance's from it)
 // run over the rectangle around the triangle: the column bounds are linear
 // in the row, so the rectangle's come from the first and last rows. A
@@ -55,6 +65,13 @@ using namespace mlir::threadbind;
 static constexpr int64_t kRows = 4, kCols = 2;
 /// Threads along x: a warp, whose column loads are one access.
 static constexpr int64_t kThreadsX = 32;
+/// Rows of a thread's tile when the k loop runs through workgroup memory;
+/// columns are 8 for values of 4 bytes a carried value, 4 for 8.
+static constexpr int64_t kSharedRows = 8;
+/// Steps of k a block stages in workgroup memory at a time.
+static constexpr int64_t kStageDepth = 8;
+/// Static workgroup memory the staged tiles may take.
+static constexpr int64_t kMaxStagedBytes = 48 * 1024;
 
 namespace {
 /// The parts of a matmul-shaped body, in order.
@@ -271,6 +288,96 @@ static std::optional<TileNest> matchTriangle(scf::ParallelOp outer) {
   return nest;
 }
 
+static int64_t getByteWidth(Type type) {
+  return type.isIndex() ? 8 : llvm::divideCeil(type.getIntOrFloatBitWidth(), 8);
+}
+
+namespace {
+/// A load of the k loop that a block stages in workgroup memory: one that
+/// depends on the row alone or on the column alone.
+struct StagedLoad {
+  memref::LoadOp load;
+  /// Along the tile's rows (else its columns).
+  bool alongRow;
+  /// k walks its last index with stride one: the block reads k fastest,
+  /// and the tile keeps k innermost.
+  bool kFastest;
+};
+} // namespace
+
+/// The loads of `body` (the k loop's) a block stages, in order.
+static SmallVector<StagedLoad>
+getStagedLoads(Block *body,
+               const DenseMap<Operation *, std::pair<bool, bool>> &deps) {
+  SmallVector<StagedLoad> staged;
+  IndexCoefficients alongK(body->getArgument(0));
+  for (auto load : body->getOps<memref::LoadOp>()) {
+    auto [row, col] = deps.lookup(load);
+    if (row == col)
+      continue;
+    bool kFastest = !load.getIndices().empty() &&
+                    alongK.get(load.getIndices().back()) == 1;
+    staged.push_back({load, row, kFastest});
+  }
+  return staged;
+}
+
+/// The tile edge a staged load's elements lie along: the block's rows or
+/// columns.
+static int64_t getStagedEdge(const StagedLoad &staged, int64_t threadsY,
+                             int64_t rows, int64_t cols) {
+  return staged.alongRow ? threadsY * rows : kThreadsX * cols;
+}
+
+/// The workgroup memory type of a staged load's tile: edge x depth with k
+/// innermost, or depth x edge; a column tile with k innermost is padded by
+/// an element a row, so that a warp reading one k across 32 columns hits
+/// 32 banks.
+static MemRefType getStagedTileType(StagedLoad staged, int64_t edge) {
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      staged.load.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+  SmallVector<int64_t, 2> shape =
+      staged.kFastest
+          ? SmallVector<int64_t, 2>{edge, kStageDepth + !staged.alongRow}
+          : SmallVector<int64_t, 2>{kStageDepth, edge};
+  return MemRefType::get(shape, staged.load.getType(),
+                         MemRefLayoutAttrInterface(), workgroup);
+}
+
+/// Sets `plan`'s shared tile where the k loop of a rectangular nest can run
+/// through workgroup memory: an scf.for of signed bounds or an
+/// scf.parallel, carried values of at most 8 bytes an output, every block
+/// load divided evenly among the threads, tiles within static workgroup
+/// memory.
+static void planSharedTiles(RegisterTilePlan &plan, Operation *kLoop,
+                            const DenseMap<Operation *, std::pair<bool, bool>>
+                                &deps,
+                            int64_t threads) {
+  if (auto forOp = dyn_cast<scf::ForOp>(kLoop); forOp && forOp.getUnsignedCmp())
+    return;
+  int64_t carriedBytes = 0;
+  for (Value init : getKInits(kLoop))
+    carriedBytes += getByteWidth(init.getType());
+  int64_t cols = carriedBytes <= 4 ? 8 : carriedBytes <= 8 ? 4 : 0;
+  if (cols == 0)
+    return;
+  int64_t rows = kSharedRows;
+  int64_t bytes = 0;
+  for (StagedLoad staged : getStagedLoads(getKBody(kLoop), deps)) {
+    if (!staged.load.getType().isIntOrIndexOrFloat())
+      return;
+    int64_t edge = getStagedEdge(staged, plan.threadsY, rows, cols);
+    if (edge * kStageDepth % threads != 0)
+      return;
+    MemRefType type = getStagedTileType(staged, edge);
+    bytes += type.getNumElements() * getByteWidth(type.getElementType());
+  }
+  if (bytes > kMaxStagedBytes)
+    return;
+  plan.sharedRows = rows;
+  plan.sharedCols = cols;
+}
+
 std::optional<RegisterTilePlan>
 threadbind::matchRegisterTiles(scf::ParallelOp loop,
                                const LoopMappingOptions &options) {
@@ -319,6 +426,8 @@ threadbind::matchRegisterTiles(scf::ParallelOp loop,
   if (!rowShared || !colShared)
     return std::nullopt;
   plan.threadsY = threads / kThreadsX;
+  if (options.sharedTiles && !nest.isTriangular())
+    planSharedTiles(plan, parts->kLoop, deps, threads);
   return plan;
 }
 
@@ -330,7 +439,11 @@ public:
   TileEmitter(RewriterBase &rewriter, TileNest nest,
               const RegisterTilePlan &plan)
       : rewriter(rewriter), nest(nest), plan(plan), loc(nest.outer.getLoc()),
-        parts(*splitBody(nest.inner)) {}
+        parts(*splitBody(nest.inner)) {
+    Block *body = getKBody(parts.kLoop);
+    deps = classifyDependences(body, nest.rowIV(), nest.colIV());
+    stagedLoads = getStagedLoads(body, deps);
+  }
 
   /// The trip counts and bounds, at the rewriter's insertion point.
   void computeBounds();
@@ -343,10 +456,52 @@ public:
   TileCounts countTiles(int64_t rows, int64_t cols);
 
   /// A launch whose threads each compute `rows` x `cols` outputs, at the
-  /// rewriter's insertion point.
-  void emitLaunch(int64_t rows, int64_t cols);
+  /// rewriter's insertion point; with `shared`, its k loop staged through
+  /// workgroup memory.
+  void emitLaunch(int64_t rows, int64_t cols, bool shared);
 
 private:
+  /// Where a staged load's value for the tile's row `r` (a load along the
+  /// rows) or column `c` comes from.
+  using StagedValue =
+      function_ref<Value(const StagedLoad &, int64_t r, int64_t c)>;
+
+  /// The k loop's body for every output of a `rows` x `cols` tile, at the
+  /// insertion point: k is `k`, the outputs' carried values `carried` (each
+  /// output's in turn). Staged loads take their values from `stagedValue`
+  /// where it is given. Returns the values to carry on.
+  SmallVector<Value> emitKBody(Value k, ValueRange carried,
+                               ArrayRef<Value> rowIVs, ArrayRef<Value> colIVs,
+                               int64_t rows, int64_t cols,
+                               StagedValue stagedValue);
+  /// A loop from `lb` to `ub` by `step` (with `byTrips`, over trip indices
+  /// in that range, k = the k loop's lb + index * step) running emitKBody
+  /// from `inits`; returns its results.
+  SmallVector<Value> emitKLoop(Value lb, Value ub, Value step,
+                               ValueRange inits, ArrayRef<Value> rowIVs,
+                               ArrayRef<Value> colIVs, int64_t rows,
+                               int64_t cols, StagedValue stagedValue,
+                               bool byTrips);
+  /// The k loop through workgroup memory: kStageDepth steps at a time, the
+  /// staged loads read by the block into its tiles, then the steps left
+  /// over from memory. Returns the final carried values.
+  SmallVector<Value> emitSharedKLoop(gpu::LaunchOp launch,
+                                     ArrayRef<Value> rowIVs,
+                                     ArrayRef<Value> colIVs, int64_t rows,
+                                     int64_t cols, Value firstRow,
+                                     Value firstCol, ValueRange inits);
+  /// The k loop's bounds.
+  Value lb() { return getKBounds()[0]; }
+  Value ub() { return getKBounds()[1]; }
+  Value step() { return getKBounds()[2]; }
+  SmallVector<Value, 3> getKBounds() {
+    if (auto forOp = dyn_cast<scf::ForOp>(parts.kLoop))
+      return {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()};
+    auto parallel = cast<scf::ParallelOp>(parts.kLoop);
+    return {parallel.getLowerBound()[0], parallel.getUpperBound()[0],
+            parallel.getStep()[0]};
+  }
+
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
   }
@@ -359,6 +514,8 @@ private:
   const RegisterTilePlan &plan;
   Location loc;
   NestParts parts;
+  DenseMap<Operation *, std::pair<bool, bool>> deps;
+  SmallVector<StagedLoad> stagedLoads;
   Value rowLb, rowStep, rowTrips, colLb, colStep, colTrips;
 };
 } // namespace
@@ -412,7 +569,7 @@ TileEmitter::TileCounts TileEmitter::countTiles(int64_t rows, int64_t cols) {
   return {colTiles, arith::MulIOp::create(rewriter, loc, rowTiles, colTiles)};
 }
 
-void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
+void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
   OpBuilder::InsertionGuard guard(rewriter);
   Value rowIV = nest.rowIV(), colIV = nest.colIV();
   int64_t tileRows = plan.threadsY * rows, tileCols = kThreadsX * cols;
@@ -422,9 +579,18 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
   Value one = cst(1);
   // An empty row or column range launches nothing.
   Value smaller = arith::MinUIOp::create(rewriter, loc, rowTrips, colTrips);
-  gpu::LaunchOp launch = createLaunchWithTerminator(
-      rewriter, loc, {grid, one, one},
-      {cst(kThreadsX), cst(plan.threadsY), one});
+  // A shared tile's workgroup memory: a tile a staged load.
+  SmallVector<Type> tileTypes;
+  if (shared)
+    for (const StagedLoad &staged : stagedLoads)
+      tileTypes.push_back(getStagedTileType(
+          staged, getStagedEdge(staged, plan.threadsY, rows, cols)));
+  auto launch = gpu::LaunchOp::create(
+      rewriter, loc, grid, one, one, cst(kThreadsX), cst(plan.threadsY), one,
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, tileTypes);
+  rewriter.setInsertionPointToEnd(&launch.getBody().front());
+  rewriter.setInsertionPoint(gpu::TerminatorOp::create(rewriter, loc));
   setGridPolicy(launch, GridPolicy::GridStride);
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   auto tileLoop = scf::ForOp::create(rewriter, loc, launch.getBlockIds().x,
@@ -438,64 +604,84 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
       rewriter, loc, arith::RemUIOp::create(rewriter, loc, tile, colTiles),
       cst(tileCols));
 
-  // Each row and column of the thread's tile: whether it lies inside the
+  // Each row and column of the thread's tile: its position in the
   // rectangle, and its induction variable (past the end, the last one's).
+  auto indexAt = [&](Value first, Value thread, int64_t spacing, int64_t e) {
+    return arith::AddIOp::create(
+        rewriter, loc, arith::AddIOp::create(rewriter, loc, first, thread),
+        cst(e * spacing));
+  };
   auto position = [&](Value first, Value thread, int64_t spacing, int64_t n,
                       Value trips, Value lb, Value step,
-                      SmallVector<Value> &ivs, SmallVector<Value> &inside) {
+                      SmallVector<Value> &ivs) {
     Value last = arith::SubIOp::create(rewriter, loc, trips, one);
     for (int64_t e = 0; e < n; ++e) {
-      Value index = arith::AddIOp::create(
-          rewriter, loc, arith::AddIOp::create(rewriter, loc, first, thread),
-          cst(e * spacing));
-      inside.push_back(arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::ult, index, trips));
-      Value clamped = arith::MinUIOp::create(rewriter, loc, index, last);
+      Value clamped = arith::MinUIOp::create(
+          rewriter, loc, indexAt(first, thread, spacing, e), last);
       ivs.push_back(arith::AddIOp::create(
           rewriter, loc, lb,
           arith::MulIOp::create(rewriter, loc, clamped, step)));
     }
   };
-  SmallVector<Value> rowIVs, colIVs, rowInside, colInside;
-  position(firstRow, ty, plan.threadsY, rows, rowTrips, rowLb, rowStep, rowIVs,
-           rowInside);
-  position(firstCol, tx, kThreadsX, cols, colTrips, colLb, colStep, colIVs,
-           colInside);
+  SmallVector<Value> rowIVs, colIVs;
+  position(firstRow, ty, plan.threadsY, rows, rowTrips, rowLb, rowStep, rowIVs);
+  position(firstCol, tx, kThreadsX, cols, colTrips, colLb, colStep, colIVs);
 
-  // Which outputs of the tile the nest has; in a triangle, also whether any
-  // does: a thread with none skips the k loop.
+  // Which outputs of the tile the nest has, at the insertion point; in a
+  // triangle, also whether any does. A rectangle's are computed after the
+  // k loop, so they do not take registers through it.
   int64_t outputs = rows * cols;
-  SmallVector<Value> inside(outputs);
   Value anyInside;
-  for (int64_t r = 0; r < rows; ++r) {
-    Value lb, ub;
-    if (nest.isTriangular())
-      std::tie(lb, ub) = columnBoundsAt(rowIVs[r]);
-    for (int64_t c = 0; c < cols; ++c) {
-      Value in = arith::AndIOp::create(rewriter, loc, rowInside[r],
-                                       colInside[c]);
-      if (nest.isTriangular()) {
-        Value above = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::sge, colIVs[c], lb);
-        Value below = arith::CmpIOp::create(
-            rewriter, loc, arith::CmpIPredicate::slt, colIVs[c], ub);
-        in = arith::AndIOp::create(
-            rewriter, loc, in,
-            arith::AndIOp::create(rewriter, loc, above, below));
-        anyInside = anyInside
-                        ? arith::OrIOp::create(rewriter, loc, anyInside, in)
-                              .getResult()
-                        : in;
+  auto computeInside = [&] {
+    auto isInside = [&](Value first, Value thread, int64_t spacing, int64_t n,
+                        Value trips) {
+      SmallVector<Value> inside;
+      for (int64_t e = 0; e < n; ++e)
+        inside.push_back(arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult,
+            indexAt(first, thread, spacing, e), trips));
+      return inside;
+    };
+    SmallVector<Value> rowInside =
+        isInside(firstRow, ty, plan.threadsY, rows, rowTrips);
+    SmallVector<Value> colInside =
+        isInside(firstCol, tx, kThreadsX, cols, colTrips);
+    SmallVector<Value> inside(outputs);
+    for (int64_t r = 0; r < rows; ++r) {
+      Value lb, ub;
+      if (nest.isTriangular())
+        std::tie(lb, ub) = columnBoundsAt(rowIVs[r]);
+      for (int64_t c = 0; c < cols; ++c) {
+        Value in = arith::AndIOp::create(rewriter, loc, rowInside[r],
+                                         colInside[c]);
+        if (nest.isTriangular()) {
+          Value above = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::sge, colIVs[c], lb);
+          Value below = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::slt, colIVs[c], ub);
+          in = arith::AndIOp::create(
+              rewriter, loc, in,
+              arith::AndIOp::create(rewriter, loc, above, below));
+          anyInside = anyInside
+                          ? arith::OrIOp::create(rewriter, loc, anyInside, in)
+                                .getResult()
+                          : in;
+        }
+        inside[r * cols + c] = in;
       }
-      inside[r * cols + c] = in;
     }
-  }
-  if (anyInside) {
+    return inside;
+  };
+  // A thread of a triangle with no output inside skips the k loop.
+  SmallVector<Value> inside;
+  if (nest.isTriangular()) {
+    inside = computeInside();
     auto ifAny = scf::IfOp::create(rewriter, loc, anyInside);
     rewriter.setInsertionPoint(ifAny.thenBlock()->getTerminator());
   }
 
   // The prologue for every output of the tile.
+  unsigned carried = getKInits(parts.kLoop).size();
   SmallVector<IRMapping> perOutput;
   SmallVector<Value> inits;
   ValueRange kInits = getKInits(parts.kLoop);
@@ -510,89 +696,273 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols) {
     perOutput.push_back(std::move(mapping));
   }
 
-  // The k loop, once, carrying every output's values.
-  Block *body = getKBody(parts.kLoop);
-  Value lb, ub, step;
-  if (auto forOp = dyn_cast<scf::ForOp>(parts.kLoop)) {
-    lb = forOp.getLowerBound(), ub = forOp.getUpperBound();
-    step = forOp.getStep();
-  } else {
-    auto parallel = cast<scf::ParallelOp>(parts.kLoop);
-    lb = parallel.getLowerBound()[0], ub = parallel.getUpperBound()[0];
-    step = parallel.getStep()[0];
-  }
-  unsigned carried = kInits.size();
-  auto kLoop = scf::ForOp::create(rewriter, loc, lb, ub, step, inits);
-  {
-    OpBuilder::InsertionGuard inner(rewriter);
-    rewriter.setInsertionPointToStart(kLoop.getBody());
-    DenseMap<Operation *, std::pair<bool, bool>> deps =
-        classifyDependences(body, rowIV, colIV);
-    // One mapping an output; an op that depends on neither the row nor the
-    // column is made once, on the row alone once a row, and so on: each
-    // output's mapping then finds the copy its row and column share.
-    SmallVector<IRMapping> at(outputs);
-    for (int64_t o = 0; o < outputs; ++o) {
-      at[o].map(rowIV, rowIVs[o / cols]);
-      at[o].map(colIV, colIVs[o % cols]);
-      at[o].map(body->getArgument(0), kLoop.getInductionVar());
-      if (isa<scf::ForOp>(parts.kLoop))
-        for (unsigned v = 0; v < carried; ++v)
-          at[o].map(body->getArgument(1 + v),
-                    kLoop.getRegionIterArgs()[o * carried + v]);
-    }
-    for (Operation &op : body->without_terminator()) {
-      auto [row, col] = deps.lookup(&op);
-      for (int64_t o = 0; o < outputs; ++o) {
-        int64_t r = o / cols, c = o % cols;
-        // The first output of the group that shares this op makes it.
-        int64_t owner = (row ? r : 0) * cols + (col ? c : 0);
-        if (owner == o) {
-          rewriter.clone(op, at[o]);
-          continue;
-        }
-        for (Value result : op.getResults())
-          at[o].map(result, at[owner].lookup(result));
-      }
-    }
-    SmallVector<Value> next;
-    for (int64_t o = 0; o < outputs; ++o) {
-      if (auto yield = dyn_cast<scf::YieldOp>(body->getTerminator())) {
-        for (Value v : yield.getOperands())
-          next.push_back(at[o].lookupOrDefault(v));
-        continue;
-      }
-      // scf.parallel: each reduced value joins its carried one through a
-      // copy of its combiner, in k order.
-      auto reduce = cast<scf::ReduceOp>(body->getTerminator());
-      for (auto [v, operand] : llvm::enumerate(reduce.getOperands())) {
-        Block &combiner = reduce.getReductions()[v].front();
-        IRMapping combine;
-        combine.map(combiner.getArgument(0),
-                    kLoop.getRegionIterArgs()[o * carried + v]);
-        combine.map(combiner.getArgument(1), at[o].lookupOrDefault(operand));
-        for (Operation &op : combiner.without_terminator())
-          rewriter.clone(op, combine);
-        auto ret = cast<scf::ReduceReturnOp>(combiner.getTerminator());
-        next.push_back(combine.lookupOrDefault(ret.getResult()));
-      }
-    }
-    scf::YieldOp::create(rewriter, loc, next);
-  }
+  // The k loop, carrying every output's values.
+  SmallVector<Value> results =
+      shared ? emitSharedKLoop(launch, rowIVs, colIVs, rows, cols, firstRow,
+                               firstCol, inits)
+             : emitKLoop(lb(), ub(), step(), inits, rowIVs, colIVs, rows,
+                         cols, /*stagedValue=*/nullptr, /*byTrips=*/false);
 
-  // The epilogue of each output the nest has.
+  // The epilogue of each output the nest has. It runs only inside the
+  // rectangle, where the induction variables need no clamping: unclamped,
+  // they are affine in the tile's row and column, so the stores' addresses
+  // are a few registers and constant offsets, not one an output kept from
+  // the prologue through the k loop.
+  if (!nest.isTriangular())
+    inside = computeInside();
+  auto unclamped = [&](Value first, Value thread, int64_t spacing, int64_t n,
+                       Value lb, Value step) {
+    SmallVector<Value> ivs;
+    for (int64_t e = 0; e < n; ++e)
+      ivs.push_back(arith::AddIOp::create(
+          rewriter, loc, lb,
+          arith::MulIOp::create(rewriter, loc,
+                                indexAt(first, thread, spacing, e), step)));
+    return ivs;
+  };
+  SmallVector<Value> storeRows =
+      unclamped(firstRow, ty, plan.threadsY, rows, rowLb, rowStep);
+  SmallVector<Value> storeCols =
+      unclamped(firstCol, tx, kThreadsX, cols, colLb, colStep);
   for (int64_t o = 0; o < outputs; ++o) {
     auto ifInside = scf::IfOp::create(rewriter, loc, inside[o]);
     OpBuilder::InsertionGuard inner(rewriter);
     rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
     IRMapping &mapping = perOutput[o];
+    mapping.map(rowIV, storeRows[o / cols]);
+    mapping.map(colIV, storeCols[o % cols]);
     for (unsigned v = 0; v < carried; ++v)
-      mapping.map(parts.kLoop->getResult(v),
-                  kLoop.getResult(o * carried + v));
+      mapping.map(parts.kLoop->getResult(v), results[o * carried + v]);
     for (Operation *op : parts.epilogue)
       rewriter.clone(*op, mapping);
   }
   guardOnPositive(rewriter, launch, smaller);
+}
+
+SmallVector<Value> TileEmitter::emitKBody(Value k, ValueRange carried,
+                                          ArrayRef<Value> rowIVs,
+                                          ArrayRef<Value> colIVs, int64_t rows,
+                                          int64_t cols,
+                                          StagedValue stagedValue) {
+  Value rowIV = nest.rowIV(), colIV = nest.colIV();
+  Block *body = getKBody(parts.kLoop);
+  int64_t outputs = rows * cols;
+  unsigned perOutput = getKInits(parts.kLoop).size();
+  DenseMap<Operation *, const StagedLoad *> staged;
+  if (stagedValue)
+    for (const StagedLoad &load : stagedLoads)
+      staged[load.load] = &load;
+  // One mapping an output; an op that depends on neither the row nor the
+  // column is made once, on the row alone once a row, and so on: each
+  // output's mapping then finds the copy its row and column share.
+  SmallVector<IRMapping> at(outputs);
+  for (int64_t o = 0; o < outputs; ++o) {
+    at[o].map(rowIV, rowIVs[o / cols]);
+    at[o].map(colIV, colIVs[o % cols]);
+    at[o].map(body->getArgument(0), k);
+    if (isa<scf::ForOp>(parts.kLoop))
+      for (unsigned v = 0; v < perOutput; ++v)
+        at[o].map(body->getArgument(1 + v), carried[o * perOutput + v]);
+  }
+  for (Operation &op : body->without_terminator()) {
+    auto [row, col] = deps.lookup(&op);
+    for (int64_t o = 0; o < outputs; ++o) {
+      int64_t r = o / cols, c = o % cols;
+      // The first output of the group that shares this op makes it.
+      int64_t owner = (row ? r : 0) * cols + (col ? c : 0);
+      if (owner != o) {
+        for (Value result : op.getResults())
+          at[o].map(result, at[owner].lookup(result));
+        continue;
+      }
+      if (const StagedLoad *load = staged.lookup(&op)) {
+        at[o].map(op.getResult(0), stagedValue(*load, r, c));
+        continue;
+      }
+      rewriter.clone(op, at[o]);
+    }
+  }
+  SmallVector<Value> next;
+  for (int64_t o = 0; o < outputs; ++o) {
+    if (auto yield = dyn_cast<scf::YieldOp>(body->getTerminator())) {
+      for (Value v : yield.getOperands())
+        next.push_back(at[o].lookupOrDefault(v));
+      continue;
+    }
+    // scf.parallel: each reduced value joins its carried one through a
+    // copy of its combiner, in k order.
+    auto reduce = cast<scf::ReduceOp>(body->getTerminator());
+    for (auto [v, operand] : llvm::enumerate(reduce.getOperands())) {
+      Block &combiner = reduce.getReductions()[v].front();
+      IRMapping combine;
+      combine.map(combiner.getArgument(0), carried[o * perOutput + v]);
+      combine.map(combiner.getArgument(1), at[o].lookupOrDefault(operand));
+      for (Operation &op : combiner.without_terminator())
+        rewriter.clone(op, combine);
+      auto ret = cast<scf::ReduceReturnOp>(combiner.getTerminator());
+      next.push_back(combine.lookupOrDefault(ret.getResult()));
+    }
+  }
+  return next;
+}
+
+SmallVector<Value> TileEmitter::emitKLoop(Value from, Value to, Value by,
+                                          ValueRange inits,
+                                          ArrayRef<Value> rowIVs,
+                                          ArrayRef<Value> colIVs, int64_t rows,
+                                          int64_t cols, StagedValue stagedValue,
+                                          bool byTrips) {
+  auto loop = scf::ForOp::create(rewriter, loc, from, to, by, inits);
+  // Trip indices run up to an unsigned trip count.
+  if (byTrips)
+    loop.setUnsignedCmp(true);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  if (byTrips)
+    k = arith::AddIOp::create(rewriter, loc, lb(),
+                              arith::MulIOp::create(rewriter, loc, k, step()));
+  scf::YieldOp::create(rewriter, loc,
+                       emitKBody(k, loop.getRegionIterArgs(), rowIVs, colIVs,
+                                 rows, cols, stagedValue));
+  return loop.getResults();
+}
+
+/// The ops of `body` that `values` are computed from, in order.
+static SmallVector<Operation *> getSlice(Block *body, ValueRange values) {
+  SetVector<Operation *> slice;
+  SmallVector<Value> work(values.begin(), values.end());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !slice.insert(def))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+SmallVector<Value> TileEmitter::emitSharedKLoop(
+    gpu::LaunchOp launch, ArrayRef<Value> rowIVs, ArrayRef<Value> colIVs,
+    int64_t rows, int64_t cols, Value firstRow, Value firstCol,
+    ValueRange inits) {
+  Value one = cst(1), depth = cst(kStageDepth);
+  Value kTrips = createTripCount(rewriter, loc, lb(), ub(), step());
+  Value stages = arith::DivUIOp::create(rewriter, loc, kTrips, depth);
+  auto stageLoop = scf::ForOp::create(rewriter, loc, cst(0), stages, one, inits);
+  stageLoop.setUnsignedCmp(true);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(stageLoop.getBody());
+    Value firstTrip = arith::MulIOp::create(
+        rewriter, loc, stageLoop.getInductionVar(), depth);
+    auto kAt = [&](Value trip) {
+      return arith::AddIOp::create(
+          rewriter, loc, lb(),
+          arith::MulIOp::create(rewriter, loc,
+                                arith::AddIOp::create(rewriter, loc, firstTrip,
+                                                      trip),
+                                step()));
+    };
+    gpu::KernelDim3 ids = launch.getThreadIds();
+    Value threads = cst(kThreadsX * plan.threadsY);
+    Value linear = arith::AddIOp::create(
+        rewriter, loc, ids.x,
+        arith::MulIOp::create(rewriter, loc, ids.y, cst(kThreadsX)));
+    Block *body = getKBody(parts.kLoop);
+    auto tiles = launch.getWorkgroupAttributions();
+
+    // The block reads the tiles: each thread its share of every staged
+    // load's elements, consecutive threads along memory. All loads first,
+    // so that they are in flight together, then the stores.
+    SmallVector<std::tuple<Value, Value, Value, Value>> toStore;
+    for (auto [staged, tile] : llvm::zip_equal(stagedLoads, tiles)) {
+      int64_t edge = getStagedEdge(staged, plan.threadsY, rows, cols);
+      Value edgeValue = cst(edge);
+      Value iv = staged.alongRow ? nest.rowIV() : nest.colIV();
+      Value first = staged.alongRow ? firstRow : firstCol;
+      Value ivLb = staged.alongRow ? rowLb : colLb;
+      Value ivStep = staged.alongRow ? rowStep : colStep;
+      Value trips = staged.alongRow ? rowTrips : colTrips;
+      Value last = arith::SubIOp::create(rewriter, loc, trips, one);
+      SmallVector<Operation *> slice =
+          getSlice(body, staged.load.getOperation()->getOperands());
+      slice.push_back(staged.load);
+      for (int64_t m = 0; m < edge * kStageDepth / (kThreadsX * plan.threadsY);
+           ++m) {
+        Value element = arith::AddIOp::create(
+            rewriter, loc, linear,
+            arith::MulIOp::create(rewriter, loc, threads, cst(m)));
+        Value along, trip;
+        if (staged.kFastest) {
+          trip = arith::RemUIOp::create(rewriter, loc, element, depth);
+          along = arith::DivUIOp::create(rewriter, loc, element, depth);
+        } else {
+          along = arith::RemUIOp::create(rewriter, loc, element, edgeValue);
+          trip = arith::DivUIOp::create(rewriter, loc, element, edgeValue);
+        }
+        // Rows or columns past the end read the last one, as the threads'
+        // own do.
+        Value clamped = arith::MinUIOp::create(
+            rewriter, loc, arith::AddIOp::create(rewriter, loc, first, along),
+            last);
+        IRMapping mapping;
+        mapping.map(iv, arith::AddIOp::create(
+                            rewriter, loc, ivLb,
+                            arith::MulIOp::create(rewriter, loc, clamped,
+                                                  ivStep)));
+        mapping.map(body->getArgument(0), kAt(trip));
+        for (Operation *op : slice)
+          rewriter.clone(*op, mapping);
+        Value value = mapping.lookup(staged.load.getResult());
+        if (staged.kFastest)
+          toStore.push_back({value, tile, along, trip});
+        else
+          toStore.push_back({value, tile, trip, along});
+      }
+    }
+    for (auto [value, tile, i, j] : toStore)
+      memref::StoreOp::create(rewriter, loc, value, tile, ValueRange{i, j});
+    gpu::BarrierOp::create(rewriter, loc);
+
+    // The steps from the tiles: row r of a thread's tile is the block's row
+    // ty + threadsY r, column c its column tx + 32 c.
+    Value stepTrip;
+    auto fromTile = [&](const StagedLoad &staged, int64_t r, int64_t c) {
+      Value tile = tiles[&staged - stagedLoads.data()];
+      Value along =
+          staged.alongRow
+              ? arith::AddIOp::create(rewriter, loc, ids.y,
+                                      cst(r * plan.threadsY))
+              : arith::AddIOp::create(rewriter, loc, ids.x,
+                                      cst(c * kThreadsX));
+      Value trip = stepTrip;
+      SmallVector<Value, 2> indices =
+          staged.kFastest ? SmallVector<Value, 2>{along, trip}
+                          : SmallVector<Value, 2>{trip, along};
+      return memref::LoadOp::create(rewriter, loc, tile, indices).getResult();
+    };
+    auto stepLoop = scf::ForOp::create(rewriter, loc, cst(0), depth, one,
+                                       stageLoop.getRegionIterArgs());
+    {
+      OpBuilder::InsertionGuard inner(rewriter);
+      rewriter.setInsertionPointToStart(stepLoop.getBody());
+      stepTrip = stepLoop.getInductionVar();
+      scf::YieldOp::create(rewriter, loc,
+                           emitKBody(kAt(stepTrip),
+                                     stepLoop.getRegionIterArgs(), rowIVs,
+                                     colIVs, rows, cols, fromTile));
+    }
+    // The tiles are read before the next stage writes them.
+    gpu::BarrierOp::create(rewriter, loc);
+    scf::YieldOp::create(rewriter, loc, stepLoop.getResults());
+  }
+  // The steps left over, from memory.
+  Value done = arith::MulIOp::create(rewriter, loc, stages, depth);
+  return emitKLoop(done, kTrips, one, stageLoop.getResults(), rowIVs, colIVs,
+                   rows, cols, /*stagedValue=*/nullptr, /*byTrips=*/true);
 }
 
 bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
@@ -606,23 +976,39 @@ bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
                       : TileNest{loop, loop, plan.rowDim, plan.colDim};
   TileEmitter emitter(rewriter, nest, plan);
   emitter.computeBounds();
-  // Tiles while they fill the device: at least a block for every block it
-  // holds at once.
   Value resident =
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
+  // Shared tiles where they are a block for every 8 the device holds (one
+  // a multiprocessor at 256 threads a block).
+  if (plan.sharedRows != 0) {
+    Value sharedTiles =
+        emitter.countTiles(plan.sharedRows, plan.sharedCols).tiles;
+    Value enough = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::uge,
+        arith::MulIOp::create(
+            rewriter, loc, sharedTiles,
+            arith::ConstantIndexOp::create(rewriter, loc, 8)),
+        resident);
+    auto ifShared = scf::IfOp::create(rewriter, loc, enough, /*withElse=*/true);
+    rewriter.setInsertionPoint(ifShared.thenBlock()->getTerminator());
+    emitter.emitLaunch(plan.sharedRows, plan.sharedCols, /*shared=*/true);
+    rewriter.setInsertionPoint(ifShared.elseBlock()->getTerminator());
+  }
+  // Tiles while they fill the device: at least a block for every block it
+  // holds at once.
   Value enough = arith::CmpIOp::create(rewriter, loc,
                                        arith::CmpIPredicate::uge,
                                        emitter.countTiles(kRows, kCols).tiles,
                                        resident);
   auto ifEnough = scf::IfOp::create(rewriter, loc, enough, /*withElse=*/true);
   rewriter.setInsertionPoint(ifEnough.thenBlock()->getTerminator());
-  emitter.emitLaunch(kRows, kCols);
+  emitter.emitLaunch(kRows, kCols, /*shared=*/false);
   rewriter.setInsertionPoint(ifEnough.elseBlock()->getTerminator());
   if (!nest.isTriangular()) {
     rewriter.moveOpBefore(loop, ifEnough.elseBlock()->getTerminator());
     return true;
   }
-  emitter.emitLaunch(1, 1);
+  emitter.emitLaunch(1, 1, /*shared=*/false);
   rewriter.eraseOp(loop);
   return false;
 }

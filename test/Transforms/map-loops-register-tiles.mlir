@@ -9,17 +9,19 @@
 // output's old value; under the default options (at 4 resident blocks the
 // larger sizes tiled, the small ones a thread an output on the other side
 // of the run-time choice), with no size tiled, with every size tiled in
-// 64-thread blocks, and with the tiles turned off. A mutation (one output of the tile given its
+// 64-thread blocks, and with the tiles turned off; the k loop stays in
+// registers (shared-tiles=false), as map-loops-shared-tiles.mlir checks the
+// tiles staged in workgroup memory. A mutation (one output of the tile given its
 // neighbour's row load) must change the result.
 // REQUIRES: mlir-runner
 
-// RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="remarks shared-tiles=false" 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
 // RUN: FileCheck %s < %t.default.mlir
 // RUN: threadbind-opt %s %lower_to_cpu | %run_cpu > %t.ref
 // RUN: FileCheck %s --check-prefix=OUT < %t.ref
 // RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
 // RUN: diff %t.ref %t.default
-// RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.small
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64 shared-tiles=false" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.small
 // RUN: diff %t.ref %t.small
 // RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=100000" %lower_to_cpu | %run_cpu > %t.untiled
 // RUN: diff %t.ref %t.untiled

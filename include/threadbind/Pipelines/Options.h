@@ -65,6 +65,8 @@ struct MappingOptions {
   bool collapseNests = true;
   /// Several outputs a thread for matmul-shaped nests.
   bool registerTiles = true;
+  /// Register-tiled k loops staged through workgroup memory.
+  bool sharedTiles = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -108,6 +110,12 @@ struct MappingOptions {
                       "output a loop over k reading one array along its row "
                       "and one along its column) a 4x2 tile of outputs, "
                       "sharing each k's row and column loads across it"));
+    b.option(sharedTiles, "shared-tiles",
+             cl::desc("Run the k loop of a register-tiled 2-D nest through "
+                      "workgroup memory where its tiles fill the device: a "
+                      "block reads each k step's rows and columns once, "
+                      "coalesced, and each thread computes 8x8 outputs "
+                      "from them"));
     b.option(collapseNests, "collapse-nests",
              cl::desc("Run a nest whose accesses all walk row-major "
                       "memrefs in the loop's order as one loop over the "

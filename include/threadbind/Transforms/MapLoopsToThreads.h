@@ -222,6 +222,10 @@ struct RegisterTilePlan {
   scf::ParallelOp columnLoop;
   /// Threads along y (x is a warp).
   int64_t threadsY = 8;
+  /// The outputs a thread computes, rows by columns, when the k loop runs
+  /// through workgroup memory; 0 where it cannot (a triangle, values
+  /// carried too wide, tiles too large, shared-tiles off).
+  int64_t sharedRows = 0, sharedCols = 0;
 };
 
 /// The register-tile plan for `loop`, if its body is pure code and loads,
@@ -237,7 +241,9 @@ struct RegisterTilePlan {
 std::optional<RegisterTilePlan>
 matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
 
-/// Maps `loop` with register tiles (RegisterTiles.cpp): while its 4x2
+/// Maps `loop` with register tiles (RegisterTiles.cpp): where the plan
+/// has shared tiles and they give every multiprocessor a block, a launch
+/// that stages the k loop through workgroup memory; else, while its 4x2
 /// tiles are at least as many as the device holds blocks, a launch whose
 /// threads each compute a tile of outputs; with fewer, a 2-D nest is left,
 /// moved into the other side of that run-time choice, for the caller to

@@ -166,7 +166,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "(each output a loop over k reading one array along its row and "
            "one along its column) a 4x2 tile of outputs, sharing each k's "
            "row and column loads across it, while the tiles fill the "
-           "device">
+           "device">,
+    Option<"sharedTiles", "shared-tiles", "bool", "true",
+           "Run the k loop of a register-tiled 2-D nest through workgroup "
+           "memory where the tiles fill the device: a block reads each k "
+           "step's rows and columns of its tile once, coalesced, and each "
+           "thread computes 8x8 outputs (8x4 for 8-byte values) from them">
   ];
   let statistics = [
     Statistic<"numLoopsMapped", "loops-mapped",

@@ -14,6 +14,17 @@
 // RUN: ptxas -arch=sm_80 %t/matrix-add.sm80.ptx -o %t/a.o
 // RUN: threadbind-compile %S/../../examples/matrix-add.mlir --chip sm_90 -o %t/matrix-add.sm90.ptx
 // RUN: ptxas -arch=sm_90 %t/matrix-add.sm90.ptx -o %t/a.o
+// The matmul's shared tiles (8x8 outputs a thread) fit the registers a
+// 256-thread bound leaves: nothing spills.
+// RUN: threadbind-compile %S/../../examples/matmul.mlir --chip sm_80 -o %t/matmul.sm80.ptx
+// RUN: ptxas -arch=sm_80 -v %t/matmul.sm80.ptx -o %t/a.o > %t/matmul.sm80.txt 2>&1
+// RUN: FileCheck %s --check-prefix=SHARED < %t/matmul.sm80.txt
+// RUN: not grep -E "[1-9][0-9]* bytes spill" %t/matmul.sm80.txt
+// RUN: threadbind-compile %S/../../examples/matmul.mlir --chip sm_90 -o %t/matmul.sm90.ptx
+// RUN: ptxas -arch=sm_90 -v %t/matmul.sm90.ptx -o %t/a.o > %t/matmul.sm90.txt 2>&1
+// RUN: FileCheck %s --check-prefix=SHARED < %t/matmul.sm90.txt
+// RUN: not grep -E "[1-9][0-9]* bytes spill" %t/matmul.sm90.txt
+// SHARED: used 1 barriers, 10240 bytes smem
 
 // RUN: threadbind-compile %S/MapLoops/map-1d.mlir --chip sm_80 -o %t/map-1d.sm80.ptx
 // RUN: ptxas -arch=sm_80 %t/map-1d.sm80.ptx -o %t/a.o

@@ -785,12 +785,18 @@ void MapLoopsToThreadsPass::runOnOperation() {
                          ? "one output a thread over the same blocks"
                          : "a thread an output as mapped below")
                  << " (register-tiles=false maps a thread an output)";
-          if (tiled->sharedRows != 0)
+          if (!tiled->sharedShapes.empty()) {
+            auto [rows, cols] = tiled->sharedShapes.front();
             remark << "; where a block for every 8 the device holds has a "
                       "shared tile, the k loop runs through workgroup "
                       "memory, 8 steps at a time, each thread computing "
-                   << tiled->sharedRows << "x" << tiled->sharedCols
-                   << " outputs (shared-tiles=false keeps it in registers)";
+                   << rows << "x" << cols << " outputs";
+            if (tiled->sharedShapes.size() > 1)
+              remark << ", or " << tiled->sharedShapes[1].first << "x"
+                     << tiled->sharedShapes[1].second
+                     << " where only tiles of those give a block for every 8";
+            remark << " (shared-tiles=false keeps it in registers)";
+          }
         }
         needsHostQuery |= tilesAskHost;
         // A 2-D nest is left, on the run-time side with few tiles, for the

@@ -223,9 +223,11 @@ struct RegisterTilePlan {
   /// Threads along y (x is a warp).
   int64_t threadsY = 8;
   /// The outputs a thread computes, rows by columns, when the k loop runs
-  /// through workgroup memory; 0 where it cannot (a triangle, values
-  /// carried too wide, tiles too large, shared-tiles off).
-  int64_t sharedRows = 0, sharedCols = 0;
+  /// through workgroup memory, largest first: a shape for large nests and
+  /// one of a quarter of the outputs for those with too few tiles; none
+  /// where it cannot (a triangle, values carried too wide, tiles too
+  /// large, shared-tiles off).
+  SmallVector<std::pair<int64_t, int64_t>, 2> sharedShapes;
 };
 
 /// The register-tile plan for `loop`, if its body is pure code and loads,
@@ -242,8 +244,9 @@ std::optional<RegisterTilePlan>
 matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
 
 /// Maps `loop` with register tiles (RegisterTiles.cpp): where the plan
-/// has shared tiles and they give every multiprocessor a block, a launch
-/// that stages the k loop through workgroup memory; else, while its 4x2
+/// has shared tiles and they give a block for every 8 the device holds
+/// (the large ones, else the small ones), a launch that stages the k loop
+/// through workgroup memory; else, while its 4x2
 /// tiles are at least as many as the device holds blocks, a launch whose
 /// threads each compute a tile of outputs; with fewer, a 2-D nest is left,
 /// moved into the other side of that run-time choice, for the caller to

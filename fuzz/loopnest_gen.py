@@ -180,6 +180,10 @@ class Case:
         # Matmul-shaped nests get register tiles by default; sometimes not.
         if rng.random() < 0.2:
             stage += " register-tiles=false"
+        # Their k loops run through workgroup memory by default; sometimes
+        # not.
+        if rng.random() < 0.2:
+            stage += " shared-tiles=false"
         return {
             "map": f"{block} grid-policy={policy}{cap}{stage}",
             "tail": rng.choice(["pad", "split", "keep"]),
@@ -188,7 +192,9 @@ class Case:
                     rng.choice(["", "nested-loops"]),
                     rng.choice(["", "unroll=2", "unroll=3"]),
                     rng.choice(["", "vector-bytes=8"])] if x),
-            "resident": rng.choice([1, 2, 3]),
+            # 16: the larger nests take shared or register tiles, the
+            # smaller a thread an output.
+            "resident": rng.choice([1, 2, 3, 16]),
             # The 32-bit index copies, as threadbind-compile makes them by
             # default; sometimes not.
             "narrow": rng.random() < 0.75,
@@ -501,10 +507,11 @@ class Case:
         Sometimes triangular: a square output, the columns of row i from 0
         to i (or i + 1), or from i to the end."""
         rng = self.rng
-        # At most 12 products of values below 12: exact in f32, not in f16.
+        # At most 20 products of values below 12: exact in f32, not in f16.
+        # Past 8 steps of k, shared tiles run whole stages.
         t = self.type if self.type != "f16" else "f32"
         self.type = t
-        m, n, k = rng.randint(0, 70), rng.randint(0, 70), rng.randint(0, 12)
+        m, n, k = rng.randint(0, 70), rng.randint(0, 70), rng.randint(0, 20)
         lb, step = rng.choice([0, 0, 1]), rng.choice([1, 1, 2])
         transposed = rng.random() < 0.3
         as_for = rng.random() < 0.5

@@ -12,9 +12,10 @@
 // default options with every size shared, with the device holding 64 and
 // 1000 blocks (sizes then take the large or the small shared tiles, 8x8 or
 // 4x4 a thread, the 4x2 tiles or a thread an output), with 64, 128
-// and 512 threads a block, and with shared-tiles off. A mutation (the first
-// barrier removed, so threads read tiles others have not written) must
-// change the result. The checksums hash the outputs' bits in integer
+// and 512 threads a block, and with shared-tiles off. Two mutations (the
+// first barrier of the large tiles' kernel, then of the small ones', which
+// read each stage ahead, removed, so threads read tiles others have not
+// written) must change the result. The checksums hash the outputs' bits in integer
 // arithmetic, so that any rounding difference shows.
 // REQUIRES: mlir-runner
 
@@ -38,10 +39,13 @@
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.mlir
 // RUN: threadbind-opt %t.off.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.off
 // RUN: diff %t.ref %t.off
-// RUN: %python %S/Inputs/mutate-shared-tile.py < %t.default.mlir > %t.mutant.mlir
+// RUN: %python %S/Inputs/mutate-shared-tile.py 1 < %t.default.mlir > %t.mutant.mlir
 // RUN: not diff -q %t.default.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.mutant
 // RUN: not diff -q %t.ref %t.mutant
+// RUN: %python %S/Inputs/mutate-shared-tile.py 3 < %t.default.mlir > %t.mutant-small.mlir
+// RUN: threadbind-opt %t.mutant-small.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1000" %lower_to_cpu | %run_cpu > %t.mutant-small
+// RUN: not diff -q %t.ref %t.mutant-small
 
 // REMARKS-COUNT-3: remark: bound to gpu.launch with register tiles: {{.*}} where a block for every 8 the device holds has a shared tile, the k loop runs through workgroup memory, 8 steps at a time, each thread computing 8x8 outputs, or 4x4 where only tiles of those give a block for every 8 (shared-tiles=false keeps it in registers)
 // REMARKS: each thread computing 8x4 outputs, or 4x2 where only tiles of those give a block for every 8

@@ -302,7 +302,10 @@ bool PhasedLaunch::isRematerializable(Value value) {
   // An all-reduce's result is the same for every thread, a host value.
   if (isReplacedOnHost(def) || (segmentAt.count(def) && isSynchronizing(def)))
     return true;
-  if (def->getNumRegions() != 0 || !isPure(def))
+  // Free of memory effects suffices, speculatable or not (a division by a
+  // value): the host computes it again where the launch computed it
+  // already, from the same operands.
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value operand) { return isRematerializable(operand); });
@@ -324,7 +327,8 @@ bool PhasedLaunch::isUniform(Value value) {
   if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(def) ||
       (segmentAt.count(def) && isSynchronizing(def)))
     return true;
-  if (isReplacedOnHost(def) || def->getNumRegions() != 0 || !isPure(def))
+  if (isReplacedOnHost(def) || def->getNumRegions() != 0 ||
+      !isMemoryEffectFree(def))
     return false;
   return llvm::all_of(def->getOperands(),
                       [&](Value operand) { return isUniform(operand); });
@@ -575,8 +579,13 @@ void PhasedLaunch::emulate(RewriterBase &rewriterRef) {
     buffers[value] = allocate(value.getType());
   for (scf::ForOp loop : loops)
     for (auto [carried, result] :
-         llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults()))
-      buffers[carried] = buffers[result] = allocate(carried.getType());
+         llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults())) {
+      // One buffer for both; two statements, since inserting one key may
+      // move the other's slot.
+      Value buffer = allocate(carried.getType());
+      buffers[carried] = buffer;
+      buffers[result] = buffer;
+    }
   launch.getBody().walk([&](gpu::AllReduceOp reduce) {
     if (segmentAt.count(reduce))
       reduceBuffers[reduce] = allocate(reduce.getType());

@@ -433,7 +433,7 @@ threadbind::matchRegisterTiles(scf::ParallelOp loop,
   if (!rowShared || !colShared)
     return std::nullopt;
   plan.threadsY = threads / kThreadsX;
-  if (options.sharedTiles && !nest.isTriangular())
+  if (options.sharedTiles)
     planSharedTiles(plan, parts->kLoop, deps, threads);
   return plan;
 }
@@ -492,11 +492,13 @@ private:
   /// The k loop through workgroup memory: kStageDepth steps at a time, the
   /// staged loads read by the block into its tiles, then the steps left
   /// over from memory. Returns the final carried values.
+  /// Where `active` is given, a block for which it is false runs no step.
   SmallVector<Value> emitSharedKLoop(gpu::LaunchOp launch,
                                      ArrayRef<Value> rowIVs,
                                      ArrayRef<Value> colIVs, int64_t rows,
                                      int64_t cols, Value firstRow,
-                                     Value firstCol, ValueRange inits);
+                                     Value firstCol, ValueRange inits,
+                                     Value active);
   /// The k loop's bounds.
   Value lb() { return getKBounds()[0]; }
   Value ub() { return getKBounds()[1]; }
@@ -515,6 +517,13 @@ private:
   /// A triangular nest's column bounds, lower and upper, for row induction
   /// variable `row`.
   std::pair<Value, Value> columnBoundsAt(Value row);
+  /// Whether the tile of `tileRows` x `tileCols` at row and column indices
+  /// `firstRow`, `firstCol` may hold an output of a triangular nest: its
+  /// columns meet the range the column bounds span over its rows (at its
+  /// first or last row, as they are linear in the row). True for every
+  /// tile that does hold one.
+  Value tileMeetsTriangle(Value firstRow, Value firstCol, int64_t tileRows,
+                          int64_t tileCols);
 
   RewriterBase &rewriter;
   TileNest nest;
@@ -541,6 +550,35 @@ std::pair<Value, Value> TileEmitter::columnBoundsAt(Value row) {
     rewriter.clone(op, mapping);
   }
   return {mapping.lookupOrDefault(lb), mapping.lookupOrDefault(ub)};
+}
+
+Value TileEmitter::tileMeetsTriangle(Value firstRow, Value firstCol,
+                                     int64_t tileRows, int64_t tileCols) {
+  Value one = cst(1);
+  auto at = [&](Value first, int64_t extent, Value trips, Value lb,
+                Value step) -> std::pair<Value, Value> {
+    Value last = arith::MinUIOp::create(
+        rewriter, loc,
+        arith::AddIOp::create(rewriter, loc, first, cst(extent - 1)),
+        arith::SubIOp::create(rewriter, loc, trips, one));
+    auto iv = [&](Value index) {
+      return arith::AddIOp::create(
+          rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, index, step));
+    };
+    return {iv(first), iv(last)};
+  };
+  auto [row0, row1] = at(firstRow, tileRows, rowTrips, rowLb, rowStep);
+  auto [col0, col1] = at(firstCol, tileCols, colTrips, colLb, colStep);
+  auto [lb0, ub0] = columnBoundsAt(row0);
+  auto [lb1, ub1] = columnBoundsAt(row1);
+  Value lo = arith::MinSIOp::create(rewriter, loc, lb0, lb1);
+  Value hi = arith::MaxSIOp::create(rewriter, loc, ub0, ub1);
+  return arith::AndIOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, col0,
+                            hi),
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, col1,
+                            lo));
 }
 
 void TileEmitter::computeBounds() {
@@ -679,9 +717,14 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
     }
     return inside;
   };
-  // A thread of a triangle with no output inside skips the k loop.
+  // A thread of a triangle with no output inside skips the k loop. With
+  // shared tiles, whose barriers every thread of the block must reach, a
+  // block whose tile does not meet the triangle runs no step of it instead.
   SmallVector<Value> inside;
-  if (nest.isTriangular()) {
+  Value meets;
+  if (nest.isTriangular() && shared) {
+    meets = tileMeetsTriangle(firstRow, firstCol, tileRows, tileCols);
+  } else if (nest.isTriangular()) {
     inside = computeInside();
     auto ifAny = scf::IfOp::create(rewriter, loc, anyInside);
     rewriter.setInsertionPoint(ifAny.thenBlock()->getTerminator());
@@ -706,7 +749,7 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
   // The k loop, carrying every output's values.
   SmallVector<Value> results =
       shared ? emitSharedKLoop(launch, rowIVs, colIVs, rows, cols, firstRow,
-                               firstCol, inits)
+                               firstCol, inits, meets)
              : emitKLoop(lb(), ub(), step(), inits, rowIVs, colIVs, rows,
                          cols, /*stagedValue=*/nullptr, /*byTrips=*/false);
 
@@ -715,7 +758,7 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
   // they are affine in the tile's row and column, so the stores' addresses
   // are a few registers and constant offsets, not one an output kept from
   // the prologue through the k loop.
-  if (!nest.isTriangular())
+  if (inside.empty())
     inside = computeInside();
   auto unclamped = [&](Value first, Value thread, int64_t spacing, int64_t n,
                        Value lb, Value step) {
@@ -854,9 +897,11 @@ static SmallVector<Operation *> getSlice(Block *body, ValueRange values) {
 SmallVector<Value> TileEmitter::emitSharedKLoop(
     gpu::LaunchOp launch, ArrayRef<Value> rowIVs, ArrayRef<Value> colIVs,
     int64_t rows, int64_t cols, Value firstRow, Value firstCol,
-    ValueRange inits) {
+    ValueRange inits, Value active) {
   Value zero = cst(0), one = cst(1), depth = cst(kStageDepth);
   Value kTrips = createTripCount(rewriter, loc, lb(), ub(), step());
+  if (active)
+    kTrips = arith::SelectOp::create(rewriter, loc, active, kTrips, zero);
   Value stages = arith::DivUIOp::create(rewriter, loc, kTrips, depth);
   gpu::KernelDim3 ids = launch.getThreadIds();
   Value threads = cst(kThreadsX * plan.threadsY);

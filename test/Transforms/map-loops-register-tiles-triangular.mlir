@@ -9,9 +9,14 @@
 // stored twice, as covariance does (scf.parallel over k); an i32 strict
 // lower triangle on every other row from 1 and every third column. Under
 // the default options (both sides of the run-time choice, by size), with
-// every size tiled, with none, and with 64-thread blocks. A nest whose
-// load index mixes the row and the column is not tiled. A mutation (the
-// triangle's upper bound taken inclusive) must change the result.
+// every size tiled, with none, with 64-thread blocks, and with the k loops
+// kept in registers (shared-tiles=false). Where the tiles are shared (the
+// default), a block whose tile does not meet the triangle runs no step of
+// k, since all its threads must reach the barriers. A nest whose load
+// index mixes the row and the column is not tiled. Two mutations (in the
+// 4x2 tiles, the triangle's upper bound taken inclusive; in the shared
+// ones, the test whether a tile meets the triangle reversed) must change
+// the result.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
@@ -26,10 +31,16 @@
 // RUN: diff %t.ref %t.untiled
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.small
 // RUN: diff %t.ref %t.small
-// RUN: %python %S/Inputs/mutate-triangle-bound.py < %t.default.mlir > %t.mutant.mlir
-// RUN: not diff -q %t.default.mlir %t.mutant.mlir
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="shared-tiles=false" > %t.registers.mlir
+// RUN: threadbind-opt %t.registers.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.registers
+// RUN: diff %t.ref %t.registers
+// RUN: %python %S/Inputs/mutate-triangle-bound.py sle < %t.registers.mlir > %t.mutant.mlir
+// RUN: not diff -q %t.registers.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.mutant
 // RUN: not diff -q %t.ref %t.mutant
+// RUN: %python %S/Inputs/mutate-triangle-bound.py sgt < %t.default.mlir > %t.mutant-shared.mlir
+// RUN: threadbind-opt %t.mutant-shared.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.mutant-shared
+// RUN: not diff -q %t.ref %t.mutant-shared
 
 // REMARKS-COUNT-3: remark: bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along the outer loop and along the inner one, whose bounds vary with the outer
 // REMARKS: remark: bound to gpu.launch: one iteration per block, nested loop dimension 0 on threadIdx.x

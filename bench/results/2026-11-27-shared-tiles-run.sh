@@ -7,15 +7,18 @@
 #   bash scripts/shared-tiles-run.sh
 # 1. The examples (matmul.mlir checked against the CPU at a shared and a
 #    per-output size) and the PolyBench products: gemm (512, 2048, ragged
-#    2001x1999x2005), 2mm, 3mm, the 2048 products with shared-tiles off,
-#    cuBLAS beside gemm-2048 and gemm-ragged.
+#    2001x1999x2005, 1024), 2mm, 3mm, the triangles (syrk, syr2k,
+#    covariance, correlation), the 2048 products with shared-tiles off,
+#    cuBLAS beside the gemms.
 # 2. memcheck and racecheck on shared-tile kernels at small and ragged
 #    sizes, compiled with --max-blocks=8 so every size takes the shared
-#    tiles: examples/matmul.mlir and three kernels of
+#    tiles: examples/matmul.mlir, three kernels of
 #    test/Transforms/map-loops-shared-tiles.mlir (PolyBench's gemm with its
 #    scalars; B read transposed, its tile k innermost and padded; an i32
-#    product with A read transposed); the default bundle at a size where
-#    the H100/H200 take the shared tiles.
+#    product with A read transposed) and two triangles of
+#    map-loops-register-tiles-triangular.mlir (an f32 lower triangle, an
+#    f64 covariance's upper one); the default bundle at a size where the
+#    H100/H200 take the shared tiles.
 # 3. bench/triton/compare_triton.py: ThreadBind's matmul (2048^3) against
 #    Triton's and torch.mm, with the transpose and the 2-D add.
 set -uo pipefail
@@ -24,18 +27,24 @@ if [[ ${1:-} == stage ]]; then
   ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   STAGE=$ROOT/.device/check
   mkdir -p "$STAGE/shared"
-  python3 - "$ROOT/test/Transforms/map-loops-shared-tiles.mlir" \
-    "$STAGE/shared/kernels.mlir" <<'PY'
-import re, sys
+  extract() { # extract TEST OUTPUT FUNCTION...: the functions, alone
+    python3 - "$@" <<'PY'
+import sys
 text = open(sys.argv[1]).read()
 out = []
-for name in ("gemm", "abt", "atb"):
+for name in sys.argv[3:]:
     start = text.index("\nfunc.func @%s(" % name) + 1
     end = text.index("\n}\n", start) + 3
     out.append(text[start:end])
 open(sys.argv[2], "w").write("\n".join(out))
 PY
-  for src in "$ROOT/examples/matmul.mlir" "$STAGE/shared/kernels.mlir"; do
+  }
+  extract "$ROOT/test/Transforms/map-loops-shared-tiles.mlir" \
+    "$STAGE/shared/kernels.mlir" gemm abt atb
+  extract "$ROOT/test/Transforms/map-loops-register-tiles-triangular.mlir" \
+    "$STAGE/shared/triangles.mlir" lower covariance
+  for src in "$ROOT/examples/matmul.mlir" "$STAGE/shared/kernels.mlir" \
+    "$STAGE/shared/triangles.mlir"; do
     name=$(basename "$src" .mlir)
     "$ROOT/build/bin/threadbind-compile" "$src" --chip sm_90 --emit bundle \
       --max-blocks=8 -o "$STAGE/shared/$name-forced.so"
@@ -51,7 +60,7 @@ export LD_LIBRARY_PATH=$STAGE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 echo "DATE $(date -u +%F)"
 
 echo "=== 1. examples and PolyBench products"
-ONLY=gemm,gemm-2048,gemm-2048-registers,gemm-ragged,2mm,2mm-registers,3mm \
+ONLY=gemm,gemm-1024,gemm-2048,gemm-2048-registers,gemm-ragged,2mm,2mm-registers,3mm,syrk,syr2k,covariance,correlation \
   RUNS=10 bash scripts/gpu-check.sh --polybench
 
 echo "=== 2. sanitizers on the shared tiles"
@@ -63,6 +72,8 @@ for tool in memcheck racecheck; do
     echo "$tool gemm-$mkn shared/kernels-forced.so --entry gemm --scalar 0=1.5 --scalar 1=1.2 --shape 2=${m}x$n --shape 3=${m}x$k --shape 4=${k}x$n"
     echo "$tool abt-$mkn shared/kernels-forced.so --entry abt --shape 0=${m}x$k --shape 1=${n}x$k --shape 2=${m}x$n"
     echo "$tool atb-$mkn shared/kernels-forced.so --entry atb --shape 0=${k}x$m --shape 1=${k}x$n --shape 2=${m}x$n"
+    echo "$tool lower-$mkn shared/triangles-forced.so --entry lower --shape 0=${m}x$k --shape 1=${m}x$m"
+    echo "$tool covariance-$mkn shared/triangles-forced.so --entry covariance --shape 0=${k}x$n --shape 1=${n}x$n"
   done
   echo "$tool matmul-default-1100x515x2000 examples/matmul.so --entry matmul --shape 0=1100x515 --shape 1=515x2000 --shape 2=1100x2000"
 done >"$jobs"
@@ -84,4 +95,5 @@ xargs -P 12 -d '\n' -n 1 bash -c 'one "$1"' _ <"$jobs" | sort
 rm -f "$jobs"
 
 echo "=== 3. Triton"
-python3 triton/compare_triton.py --bundle triton/kernels.so --runs 30
+python3 triton/compare_triton.py --bundle triton/kernels.so --runs 30 \
+  --python "$STAGE/../../python"

@@ -3,8 +3,9 @@
 // and a gpu.module naming its #nvvm.target was refused ("has targets
 // <<NULL ATTRIBUTE>>"). Now the launch runs as host loops in the CPU
 // reference; the module merges with the outlined kernels, and a function
-// that launches it, or a launch with a barrier, has no CPU reference: the
-// manifest says why, and threadbind-run says so instead of calling it.
+// that launches it, or a launch with a barrier under a condition, has no
+// CPU reference: the manifest says why, and threadbind-run says so instead
+// of calling it. A barrier in a loop every thread runs alike has one.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: threadbind-compile %s -o %t/hand.ptx
 // RUN: %if ptxas %{ ptxas -arch=sm_90 %t/hand.ptx -o %t/hand.cubin %}
@@ -21,6 +22,7 @@
 // PTX-DAG: .entry launch_kernel(
 // PTX-DAG: .entry hand_kernel(
 // PTX-DAG: .entry barrier_kernel(
+// PTX-DAG: .entry barrier_loop_kernel(
 // PTX-DAG: .entry loop_kernel(
 // MANIFEST: "entries": [
 // MANIFEST: "name": "launch",
@@ -33,6 +35,8 @@
 // MANIFEST: "name": "barrier",
 // MANIFEST: "reference_symbol": null,
 // MANIFEST-NEXT: "no_reference": "its gpu.launch cannot run on the host: cannot emulate 'gpu.barrier' on the host
+// MANIFEST: "name": "barrier_loop",
+// MANIFEST: "reference_symbol": "threadbind_ref_barrier_loop",
 // Two blocks of 32 threads, each storing its global id + 1 below 40.
 // LAUNCH: reference arg0: sum 820, first [1, 2, 3, 4, 5, 6, 7, 8, ...]
 // NOREF: error: module has no CPU reference
@@ -87,8 +91,30 @@ module attributes {gpu.container_module} {
       %c0_ = arith.constant 0 : index
       %c1_ = arith.constant 1 : index
       %c2_ = arith.constant 2 : index
-      // A barrier in a loop: the host emulation runs phases split at
-      // barriers in the launch body only.
+      %c16_ = arith.constant 16 : index
+      // A barrier under a condition: the host emulation runs phases split
+      // at barriers in the launch body and in loops of it only.
+      %low = arith.cmpi ult, %tx, %c16_ : index
+      scf.if %low {
+        memref.store %one, %a[%tx] : memref<?xf32>
+        gpu.barrier
+      }
+      gpu.terminator
+    }
+    return
+  }
+
+  // A barrier in a loop of the same trip count for every thread: each
+  // iteration runs in phases on the host.
+  func.func @barrier_loop(%a: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+        threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+      %one = arith.constant 1.0 : f32
+      %c0_ = arith.constant 0 : index
+      %c1_ = arith.constant 1 : index
+      %c2_ = arith.constant 2 : index
       scf.for %k = %c0_ to %c2_ step %c1_ {
         memref.store %one, %a[%tx] : memref<?xf32>
         gpu.barrier

@@ -86,6 +86,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   reductions.crossBlock = options.reductions.crossBlock;
   reductions.warpRows = options.reductions.warpRows;
   reductions.splitColumns = options.reductions.splitColumns;
+  reductions.registerTiles = mapping.registerTiles;
   reductions.vectorBytes = options.shared.vectorBytes;
   reductions.sequentialFallback = mapping.sequentialFallback;
   pm.addPass(createMapReductionsPass(reductions));

@@ -753,6 +753,29 @@ void MapLoopsToThreadsPass::runOnOperation() {
       continue;
     }
 
+    // A triangle whose outer body also has side effects (correlation
+    // stores the diagonal there) gives them a loop of their own, mapped
+    // before it, and is register-tiled.
+    for (size_t i = 0; i < bound.size(); ++i) {
+      if (tilePlans[i] || stagedPlans[i])
+        continue;
+      std::optional<scf::ParallelOp> first =
+          splitTriangleEffects(rewriter, bound[i], mappingOptions);
+      if (!first)
+        continue;
+      FailureOr<LoopMappingPlan> plan = planLoopMapping(*first, mappingOptions);
+      if (failed(plan)) {
+        anyFailed = true;
+        continue;
+      }
+      tilePlans[i] = matchRegisterTiles(bound[i], mappingOptions);
+      bound.insert(bound.begin() + i, *first);
+      plans.insert(plans.begin() + i, std::move(*plan));
+      stagedPlans.insert(stagedPlans.begin() + i, std::nullopt);
+      tilePlans.insert(tilePlans.begin() + i, std::nullopt);
+      ++i;
+    }
+
     for (auto [loop, plan, staged, tiled] :
          llvm::zip_equal(bound, plans, stagedPlans, tilePlans)) {
       // Remarks name dimensions as written, before one-trip ones folded.

@@ -266,6 +266,12 @@ void MapReductionsPass::runOnOperation() {
               if (columnMatch)
                 return success();
             }
+            if (registerTiles) {
+              LoopMappingOptions tiles;
+              tiles.threadsPerBlock = threadsPerBlock;
+              if (isRegisterTiledAfterSplit(loop, tiles))
+                return success();
+            }
             FailureOr<std::optional<BlockRows>> rows = matchBlockRows(loop);
             if (failed(rows))
               return failure();
@@ -359,6 +365,7 @@ void MapReductionsPass::runOnOperation() {
   options.crossBlock = crossBlock;
   options.warpRows = warpRows;
   options.splitColumns = splitColumns;
+  options.registerTiles = registerTiles;
   options.vectorBytes = vectorBytes;
   options.emitRemarks = emitRemarks;
   for (FullReduction &full : work) {

@@ -249,12 +249,18 @@ static bool dependsOn(Value value, Value iv, Region *scope) {
 /// do not vary (1 where the lower bound moves, so that every row's columns
 /// lie on the rectangle's grid). Each index of every load depends on the
 /// row or the column, not both.
-static std::optional<TileNest> matchTriangle(scf::ParallelOp outer) {
+/// Ops of `outer`'s body in `ignored` are left out of the match (those a
+/// split moves to a loop of their own, see splitTriangleEffects).
+static std::optional<TileNest>
+matchTriangle(scf::ParallelOp outer,
+              const DenseSet<Operation *> &ignored = {}) {
   if (outer.getNumLoops() != 1)
     return std::nullopt;
   Block *body = outer.getBody();
   scf::ParallelOp inner;
   for (Operation &op : body->without_terminator()) {
+    if (ignored.contains(&op))
+      continue;
     if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
       if (inner)
         return std::nullopt;
@@ -385,9 +391,109 @@ static void planSharedTiles(RegisterTilePlan &plan, Operation *kLoop,
       plan.sharedShapes.push_back({rows, cols});
 }
 
+static std::optional<RegisterTilePlan>
+matchRegisterTilesIgnoring(scf::ParallelOp loop,
+                           const LoopMappingOptions &options,
+                           const DenseSet<Operation *> &ignored);
+
 std::optional<RegisterTilePlan>
 threadbind::matchRegisterTiles(scf::ParallelOp loop,
                                const LoopMappingOptions &options) {
+  return matchRegisterTilesIgnoring(loop, options, {});
+}
+
+/// The ops of a 1-D loop's body that a split would move out (see
+/// splitTriangleEffects): all but its one nested scf.parallel and the pure
+/// ops that loop uses; empty where there are none with side effects, or
+/// where one is not a load or store of no regions.
+static DenseSet<Operation *> getSplittableEffects(scf::ParallelOp loop) {
+  if (loop.getNumLoops() != 1 || loop.getNumResults() != 0)
+    return {};
+  Block *body = loop.getBody();
+  scf::ParallelOp inner;
+  for (Operation &op : body->without_terminator())
+    if (auto nested = dyn_cast<scf::ParallelOp>(op)) {
+      if (inner)
+        return {};
+      inner = nested;
+    }
+  if (!inner)
+    return {};
+  // What the nested loop uses of the body stays with it.
+  DenseSet<Operation *> kept = {inner};
+  SmallVector<Value> work;
+  inner->walk([&](Operation *op) { llvm::append_range(work, op->getOperands()); });
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !kept.insert(def).second)
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return {};
+    llvm::append_range(work, def->getOperands());
+  }
+  DenseSet<Operation *> moved;
+  bool anyEffect = false;
+  for (Operation &op : body->without_terminator()) {
+    if (kept.contains(&op))
+      continue;
+    if (op.getNumRegions() != 0 ||
+        !(isPure(&op) || isa<memref::LoadOp, memref::StoreOp>(op)))
+      return {};
+    anyEffect |= !isPure(&op);
+    moved.insert(&op);
+  }
+  if (!anyEffect)
+    return {};
+  return moved;
+}
+
+bool threadbind::isRegisterTiledAfterSplit(scf::ParallelOp loop,
+                                           const LoopMappingOptions &options) {
+  DenseSet<Operation *> moved = getSplittableEffects(loop);
+  return !moved.empty() && !matchRegisterTiles(loop, options) &&
+         matchRegisterTilesIgnoring(loop, options, moved);
+}
+
+std::optional<scf::ParallelOp>
+threadbind::splitTriangleEffects(RewriterBase &rewriter, scf::ParallelOp loop,
+                                 const LoopMappingOptions &options) {
+  if (!isRegisterTiledAfterSplit(loop, options))
+    return std::nullopt;
+  DenseSet<Operation *> moved = getSplittableEffects(loop);
+  // The moved ops and the pure ops they use, in order, in a loop over the
+  // same range before `loop`.
+  Block *body = loop.getBody();
+  DenseSet<Operation *> cloned(moved.begin(), moved.end());
+  SmallVector<Value> work;
+  for (Operation *op : moved)
+    llvm::append_range(work, op->getOperands());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (def && def->getBlock() == body && cloned.insert(def).second)
+      llvm::append_range(work, def->getOperands());
+  }
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  auto first = scf::ParallelOp::create(rewriter, loop.getLoc(),
+                                       loop.getLowerBound(),
+                                       loop.getUpperBound(), loop.getStep());
+  IRMapping mapping;
+  mapping.map(loop.getInductionVars(), first.getInductionVars());
+  rewriter.setInsertionPoint(first.getBody()->getTerminator());
+  for (Operation &op : body->without_terminator())
+    if (cloned.contains(&op))
+      rewriter.clone(op, mapping);
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::reverse(body->without_terminator())))
+    if (moved.contains(&op) && op.use_empty())
+      rewriter.eraseOp(&op);
+  return first;
+}
+
+static std::optional<RegisterTilePlan>
+matchRegisterTilesIgnoring(scf::ParallelOp loop,
+                           const LoopMappingOptions &options,
+                           const DenseSet<Operation *> &ignored) {
   if (!options.registerTiles || !options.blockShape.empty() ||
       !options.dimOrder.empty() || loop.getNumResults() != 0)
     return std::nullopt;
@@ -397,7 +503,8 @@ threadbind::matchRegisterTiles(scf::ParallelOp loop,
   TileNest nest;
   if (loop.getNumLoops() == 2) {
     nest = {loop, loop, 0, 1};
-  } else if (std::optional<TileNest> triangle = matchTriangle(loop)) {
+  } else if (std::optional<TileNest> triangle =
+                 matchTriangle(loop, ignored)) {
     nest = *triangle;
   } else {
     return std::nullopt;

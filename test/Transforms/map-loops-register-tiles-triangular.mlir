@@ -13,7 +13,9 @@
 // kept in registers (shared-tiles=false). Where the tiles are shared (the
 // default), a block whose tile does not meet the triangle runs no step of
 // k, since all its threads must reach the barriers. A nest whose load
-// index mixes the row and the column is not tiled. Two mutations (in the
+// index mixes the row and the column is not tiled. A triangle whose outer
+// body also stores (correlation's diagonal) is split: the store runs in a
+// loop of its own first, the triangle tiled. Two mutations (in the
 // 4x2 tiles, the triangle's upper bound taken inclusive; in the shared
 // ones, the test whether a tile meets the triangle reversed) must change
 // the result.
@@ -44,6 +46,8 @@
 
 // REMARKS-COUNT-3: remark: bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along the outer loop and along the inner one, whose bounds vary with the outer
 // REMARKS: remark: bound to gpu.launch: one iteration per block, nested loop dimension 0 on threadIdx.x
+// REMARKS: remark: bound to gpu.launch: loop dimension 0 on threadIdx.x
+// REMARKS: remark: bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along the outer loop and along the inner one
 
 // The tiled launch: 4 row loads and 2 column loads a k for 8 outputs,
 // under a test that any output is inside; then one output a thread.
@@ -67,11 +71,19 @@
 // CHECK:             scf.for {{.*}} -> (i32, i32, i32, i32, i32, i32, i32, i32)
 // CHECK-LABEL: func.func @mixed(
 // CHECK-NOT:         -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// The diagonal's loop first, then the triangle's tiles.
+// CHECK-LABEL: func.func @with_diagonal(
+// CHECK:         gpu.launch
+// CHECK:           memref.store %cst{{.*}}, %arg1[%[[I:.*]], %[[I]]]
+// CHECK:         gpu.launch {{.*}} workgroup(
 
 // OUT-COUNT-5: lower
 // OUT-COUNT-5: covariance
 // OUT-COUNT-4: strict
 // OUT-COUNT-2: mixed
+// OUT: lower
+// OUT: covariance
+// OUT-COUNT-4: with_diagonal
 
 // j <= i: c[i][j] = 0.5 c[i][j] + sum_k a[i][k] a[j][k]
 func.func @lower(%a: memref<?x?xf32>, %c: memref<?x?xf32>) {
@@ -171,6 +183,34 @@ func.func @mixed(%a: memref<?x?xf32>, %c: memref<?x?xf32>) {
         scf.yield %t : f32
       }
       memref.store %s, %c[%i, %j] : memref<?x?xf32>
+    }
+  }
+  return
+}
+
+// Correlation's shape: corr[i][i] = 1 in the outer body beside the
+// triangle j > i, corr[i][j] = corr[j][i] = sum_k d[k][i] d[k][j]. The store
+// of the diagonal moves to a loop of its own, and the triangle is tiled.
+func.func @with_diagonal(%d: memref<?x?xf32>, %corr: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %k = memref.dim %d, %c0 : memref<?x?xf32>
+  %m = memref.dim %d, %c1 : memref<?x?xf32>
+  scf.parallel (%i) = (%c0) to (%m) step (%c1) {
+    memref.store %one, %corr[%i, %i] : memref<?x?xf32>
+    %i1 = arith.addi %i, %c1 : index
+    scf.parallel (%j) = (%i1) to (%m) step (%c1) {
+      %s = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {
+        %x = memref.load %d[%l, %i] : memref<?x?xf32>
+        %y = memref.load %d[%l, %j] : memref<?x?xf32>
+        %p = arith.mulf %x, %y : f32
+        %t = arith.addf %acc, %p : f32
+        scf.yield %t : f32
+      }
+      memref.store %s, %corr[%i, %j] : memref<?x?xf32>
+      memref.store %s, %corr[%j, %i] : memref<?x?xf32>
     }
   }
   return
@@ -366,6 +406,30 @@ func.func @run_strict(%n: index, %k: index) {
   return
 }
 
+func.func @run_with_diagonal(%k: index, %m: index) {
+  %d64 = memref.alloc(%k, %m) : memref<?x?xf64>
+  %c64 = memref.alloc(%m, %m) : memref<?x?xf64>
+  %d = memref.alloc(%k, %m) : memref<?x?xf32>
+  %corr = memref.alloc(%m, %m) : memref<?x?xf32>
+  call @fill(%d64) : (memref<?x?xf64>) -> ()
+  call @fill(%c64) : (memref<?x?xf64>) -> ()
+  call @to_f32(%d64, %d) : (memref<?x?xf64>, memref<?x?xf32>) -> ()
+  call @to_f32(%c64, %corr) : (memref<?x?xf64>, memref<?x?xf32>) -> ()
+  call @with_diagonal(%d, %corr) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+  call @from_f32(%corr, %c64) : (memref<?x?xf32>, memref<?x?xf64>) -> ()
+  %s = call @checksum(%c64) : (memref<?x?xf64>) -> f64
+  vector.print str "with_diagonal "
+  vector.print %s : f64
+  %bits = arith.bitcast %s : f64 to i64
+  vector.print str "bits "
+  vector.print %bits : i64
+  memref.dealloc %d64 : memref<?x?xf64>
+  memref.dealloc %c64 : memref<?x?xf64>
+  memref.dealloc %d : memref<?x?xf32>
+  memref.dealloc %corr : memref<?x?xf32>
+  return
+}
+
 // a is 2n x k (i + j < 2n), c n x n.
 func.func @run_mixed(%n: index, %k: index) {
   %c2 = arith.constant 2 : index
@@ -403,6 +467,8 @@ func.func @main() {
   %c33 = arith.constant 33 : index
   %c100 = arith.constant 100 : index
   %c130 = arith.constant 130 : index
+  %c17 = arith.constant 17 : index
+  %c19 = arith.constant 19 : index
   call @run_lower(%c0, %c5) : (index, index) -> ()
   call @run_lower(%c1, %c1) : (index, index) -> ()
   call @run_lower(%c31, %c7) : (index, index) -> ()
@@ -419,5 +485,12 @@ func.func @main() {
   call @run_strict(%c130, %c7) : (index, index) -> ()
   call @run_mixed(%c1, %c5) : (index, index) -> ()
   call @run_mixed(%c33, %c7) : (index, index) -> ()
+  // Past 8 steps of k, whole stages of the shared tiles run.
+  call @run_lower(%c130, %c19) : (index, index) -> ()
+  call @run_covariance(%c19, %c100) : (index, index) -> ()
+  call @run_with_diagonal(%c5, %c0) : (index, index) -> ()
+  call @run_with_diagonal(%c1, %c1) : (index, index) -> ()
+  call @run_with_diagonal(%c19, %c33) : (index, index) -> ()
+  call @run_with_diagonal(%c17, %c130) : (index, index) -> ()
   return
 }

@@ -243,6 +243,22 @@ struct RegisterTilePlan {
 std::optional<RegisterTilePlan>
 matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
 
+/// Where `loop` would be a triangular register-tiled nest but for ops of
+/// its outer body beside the column loop that have side effects (loads,
+/// stores: correlation's store of the diagonal), moves those ops, with the
+/// pure ops they use, to a loop of their own over the same range before
+/// it, and returns that loop. Legal for any scf.parallel: its iterations do
+/// not depend on each other, and each iteration's moved ops still run
+/// before the rest of it. Otherwise changes nothing.
+std::optional<scf::ParallelOp>
+splitTriangleEffects(RewriterBase &rewriter, scf::ParallelOp loop,
+                     const LoopMappingOptions &options);
+
+/// Whether splitTriangleEffects would split `loop` (threadbind-map-reductions
+/// leaves such a loop to the loop mapping).
+bool isRegisterTiledAfterSplit(scf::ParallelOp loop,
+                               const LoopMappingOptions &options);
+
 /// Maps `loop` with register tiles (RegisterTiles.cpp): where the plan
 /// has shared tiles and they give a block for every 8 the device holds
 /// (the large ones, else the small ones), a launch that stages the k loop

@@ -324,6 +324,11 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
            "Split each reduction of a loop of column reductions over a "
            "block's rows of threads while the outputs are fewer than the "
            "device holds threads">,
+    Option<"registerTiles", "register-tiles", "bool", "true",
+           "Leave to threadbind-map-loops-to-threads, which register-tiles "
+           "it, a triangular matmul-shaped nest whose outer body also "
+           "stores (correlation's diagonal), instead of giving it a block "
+           "an outer iteration">,
     Option<"vectorBytes", "vector-bytes", "int64_t",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Fold through vector loads of up to this many bytes where the "

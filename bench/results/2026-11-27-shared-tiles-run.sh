@@ -17,7 +17,8 @@
 #    scalars; B read transposed, its tile k innermost and padded; an i32
 #    product with A read transposed) and two triangles of
 #    map-loops-register-tiles-triangular.mlir (an f32 lower triangle, an
-#    f64 covariance's upper one); the default bundle at a size where the
+#    f64 covariance's upper one, correlation's shape with its diagonal
+#    stored beside the triangle); the default bundle at a size where the
 #    H100/H200 take the shared tiles.
 # 3. bench/triton/compare_triton.py: ThreadBind's matmul (2048^3) against
 #    Triton's and torch.mm, with the transpose and the 2-D add.
@@ -42,7 +43,7 @@ PY
   extract "$ROOT/test/Transforms/map-loops-shared-tiles.mlir" \
     "$STAGE/shared/kernels.mlir" gemm abt atb
   extract "$ROOT/test/Transforms/map-loops-register-tiles-triangular.mlir" \
-    "$STAGE/shared/triangles.mlir" lower covariance
+    "$STAGE/shared/triangles.mlir" lower covariance with_diagonal
   for src in "$ROOT/examples/matmul.mlir" "$STAGE/shared/kernels.mlir" \
     "$STAGE/shared/triangles.mlir"; do
     name=$(basename "$src" .mlir)
@@ -74,6 +75,7 @@ for tool in memcheck racecheck; do
     echo "$tool atb-$mkn shared/kernels-forced.so --entry atb --shape 0=${k}x$m --shape 1=${k}x$n --shape 2=${m}x$n"
     echo "$tool lower-$mkn shared/triangles-forced.so --entry lower --shape 0=${m}x$k --shape 1=${m}x$m"
     echo "$tool covariance-$mkn shared/triangles-forced.so --entry covariance --shape 0=${k}x$n --shape 1=${n}x$n"
+    echo "$tool with_diagonal-$mkn shared/triangles-forced.so --entry with_diagonal --shape 0=${k}x$n --shape 1=${n}x$n"
   done
   echo "$tool matmul-default-1100x515x2000 examples/matmul.so --entry matmul --shape 0=1100x515 --shape 1=515x2000 --shape 2=1100x2000"
 done >"$jobs"

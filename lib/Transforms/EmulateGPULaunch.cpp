@@ -204,6 +204,9 @@ private:
   /// Whether `value` is the same for every thread of a block and can be
   /// computed on the host outside the threads' loops.
   bool isUniform(Value value);
+  /// Whether `arg` is the induction variable of a loop of phases: the host
+  /// loop's, the same for every thread.
+  bool isPhaseLoopIV(BlockArgument arg);
 
   // Emission.
   void emitLevel(Block &block, IRMapping &uniform);
@@ -286,18 +289,19 @@ std::optional<unsigned> PhasedLaunch::definingSegment(Value value) {
   return segmentOf(owner);
 }
 
+bool PhasedLaunch::isPhaseLoopIV(BlockArgument arg) {
+  Operation *owner = arg.getOwner()->getParentOp();
+  auto loop = dyn_cast<scf::ForOp>(owner);
+  return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
+         arg == loop.getInductionVar();
+}
+
 bool PhasedLaunch::isRematerializable(Value value) {
   if (!isInside(value))
     return true;
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (owner == launch.getOperation())
-      return true;
-    // A loop of phases' induction variable is the host loop's.
-    auto loop = dyn_cast<scf::ForOp>(owner);
-    return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
-           arg == loop.getInductionVar();
-  }
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp() == launch.getOperation() ||
+           isPhaseLoopIV(arg);
   Operation *def = value.getDefiningOp();
   // An all-reduce's result is the same for every thread, a host value.
   if (isReplacedOnHost(def) || (segmentAt.count(def) && isSynchronizing(def)))
@@ -315,13 +319,10 @@ bool PhasedLaunch::isUniform(Value value) {
   if (!isInside(value))
     return true;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (owner == launch.getOperation())
+    if (arg.getOwner()->getParentOp() == launch.getOperation())
       return arg != launch.getThreadIds().x && arg != launch.getThreadIds().y &&
              arg != launch.getThreadIds().z;
-    auto loop = dyn_cast<scf::ForOp>(owner);
-    return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
-           arg == loop.getInductionVar();
+    return isPhaseLoopIV(arg);
   }
   Operation *def = value.getDefiningOp();
   if (isa<gpu::BlockIdOp, gpu::GridDimOp, gpu::BlockDimOp>(def) ||

@@ -67,6 +67,23 @@ gpu::LaunchOp threadbind::createLaunchWithTerminator(RewriterBase &rewriter,
   return launch;
 }
 
+SmallVector<Value> threadbind::createIfElseZeros(
+    RewriterBase &rewriter, Location loc, Value condition, TypeRange types,
+    function_ref<SmallVector<Value>()> thenValues) {
+  auto ifOp = scf::IfOp::create(rewriter, loc, types, condition,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(ifOp.thenBlock());
+  scf::YieldOp::create(rewriter, loc, thenValues());
+  rewriter.setInsertionPointToStart(ifOp.elseBlock());
+  SmallVector<Value> zeros;
+  for (Type type : types)
+    zeros.push_back(arith::ConstantOp::create(
+        rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
+  scf::YieldOp::create(rewriter, loc, zeros);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 void threadbind::guardOnPositive(RewriterBase &rewriter, Operation *op,
                                  Value count) {
   std::optional<int64_t> constant = getConstantIntValue(count);

@@ -1101,18 +1101,9 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
         });
     Value anyStage = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::ne, stages, zero);
-    auto ifAny = scf::IfOp::create(rewriter, loc, shareTypes, anyStage,
-                                   /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(ifAny.thenBlock());
-    scf::YieldOp::create(rewriter, loc, loadStage(zero));
-    rewriter.setInsertionPointToStart(ifAny.elseBlock());
-    SmallVector<Value> unused;
-    for (Type type : shareTypes)
-      unused.push_back(arith::ConstantOp::create(
-          rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
-    scf::YieldOp::create(rewriter, loc, unused);
-    llvm::append_range(carried, ifAny.getResults());
+    llvm::append_range(carried,
+                       createIfElseZeros(rewriter, loc, anyStage, shareTypes,
+                                         [&] { return loadStage(zero); }));
   }
   auto stageLoop =
       scf::ForOp::create(rewriter, loc, zero, stages, one, carried);

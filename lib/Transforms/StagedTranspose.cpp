@@ -629,22 +629,13 @@ StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
     SmallVector<Type> types;
     for (memref::LoadOp load : plan.stagedLoads)
       types.push_back(load.getType());
-    auto ifInside = scf::IfOp::create(rewriter, loc, types, inside,
-                                      /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(ifInside.thenBlock());
-    cloneSlice(loadIndexOps, mapping);
-    SmallVector<Value> values;
-    for (memref::LoadOp load : plan.stagedLoads)
-      values.push_back(rewriter.clone(*load, mapping)->getResult(0));
-    scf::YieldOp::create(rewriter, loc, values);
-    rewriter.setInsertionPointToStart(ifInside.elseBlock());
-    SmallVector<Value> zeros;
-    for (Type type : types)
-      zeros.push_back(arith::ConstantOp::create(
-          rewriter, loc, cast<TypedAttr>(rewriter.getZeroAttr(type))));
-    scf::YieldOp::create(rewriter, loc, zeros);
-    return SmallVector<Value>(ifInside.getResults());
+    return createIfElseZeros(rewriter, loc, inside, types, [&] {
+      cloneSlice(loadIndexOps, mapping);
+      SmallVector<Value> values;
+      for (memref::LoadOp load : plan.stagedLoads)
+        values.push_back(rewriter.clone(*load, mapping)->getResult(0));
+      return values;
+    });
   };
   if (pack == 1)
     return emitElement(0);

@@ -57,6 +57,14 @@ gpu::LaunchOp createLaunchWithTerminator(RewriterBase &rewriter, Location loc,
 /// constant.
 void guardOnPositive(RewriterBase &rewriter, Operation *op, Value count);
 
+/// An scf.if on `condition`, at the rewriter's insertion point, whose then
+/// side yields what `thenValues` builds there (values of `types`) and whose
+/// else side yields zeros of those types: loads that must not run where
+/// `condition` is false. Returns the if's results.
+SmallVector<Value> createIfElseZeros(RewriterBase &rewriter, Location loc,
+                                     Value condition, TypeRange types,
+                                     function_ref<SmallVector<Value>()> thenValues);
+
 /// The GPU code root around `op`: its gpu.launch or gpu.func; null in host
 /// code.
 Operation *getEnclosingKernel(Operation *op);

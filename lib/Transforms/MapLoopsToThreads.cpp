@@ -814,10 +814,16 @@ void MapLoopsToThreadsPass::runOnOperation() {
                       "shared tile, the k loop runs through workgroup "
                       "memory, 8 steps at a time, each thread computing "
                    << rows << "x" << cols << " outputs";
-            if (tiled->sharedShapes.size() > 1)
-              remark << ", or " << tiled->sharedShapes[1].first << "x"
-                     << tiled->sharedShapes[1].second
-                     << " where only tiles of those give a block for every 8";
+            if (tiled->sharedShapes.size() > 1) {
+              remark << ", or ";
+              llvm::interleave(
+                  ArrayRef(tiled->sharedShapes).drop_front(), remark,
+                  [&](std::pair<int64_t, int64_t> shape) {
+                    remark << shape.first << "x" << shape.second;
+                  },
+                  " or ");
+              remark << " where only tiles of those give a block for every 8";
+            }
             remark << " (shared-tiles=false keeps it in registers)";
           }
         }

@@ -378,16 +378,15 @@ static void planSharedTiles(RegisterTilePlan &plan, Operation *kLoop,
     int64_t bytes = 0;
     for (StagedLoad staged : stagedLoads) {
       int64_t edge = getStagedEdge(staged, plan.threadsY, rows, cols);
-      if (edge * kStageDepth % threads != 0)
-        return false;
       MemRefType type = getStagedTileType(staged, edge);
       bytes += type.getNumElements() * getByteWidth(type.getElementType());
     }
     return bytes <= kMaxStagedBytes;
   };
   for (auto [rows, cols] : {std::pair{kSharedRows, cols},
-                            std::pair{kSharedRows / 2, cols / 2}})
-    if (fits(rows, cols))
+                            std::pair{kSharedRows / 2, cols / 2},
+                            std::pair{kSharedRows / 4, cols / 4}})
+    if (cols > 0 && fits(rows, cols))
       plan.sharedShapes.push_back({rows, cols});
 }
 
@@ -1021,20 +1020,30 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
   // Each thread's share of the block's reads: of every staged load, the
   // elements linear + threads m, consecutive threads along memory; each
   // with its place in the tile, the same at every stage.
+  // Where the elements are not a multiple of the threads, the last share
+  // is a test: threads past the end read the last element (any address
+  // in the tile's range would do) and store nothing.
   struct Share {
     const StagedLoad *staged;
-    Value tile, along, trip;
+    Value tile, along, trip, valid;
   };
   SmallVector<Share> shares;
+  int64_t threadCount = kThreadsX * plan.threadsY;
   for (auto [staged, tile] : llvm::zip_equal(stagedLoads, tiles)) {
     int64_t edge = getStagedEdge(staged, plan.threadsY, rows, cols);
+    int64_t total = edge * kStageDepth;
     Value edgeValue = cst(edge);
-    for (int64_t m = 0; m < edge * kStageDepth / (kThreadsX * plan.threadsY);
-         ++m) {
+    for (int64_t m = 0, e = llvm::divideCeil(total, threadCount); m < e; ++m) {
       Value element = arith::AddIOp::create(
           rewriter, loc, linear,
           arith::MulIOp::create(rewriter, loc, threads, cst(m)));
-      Share share{&staged, tile, nullptr, nullptr};
+      Share share{&staged, tile, nullptr, nullptr, nullptr};
+      if ((m + 1) * threadCount > total) {
+        share.valid = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::ult, element, cst(total));
+        element = arith::MinUIOp::create(rewriter, loc, element,
+                                         cst(total - 1));
+      }
       if (staged.kFastest) {
         share.trip = arith::RemUIOp::create(rewriter, loc, element, depth);
         share.along = arith::DivUIOp::create(rewriter, loc, element, depth);
@@ -1121,6 +1130,12 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
       SmallVector<Value, 2> indices =
           share.staged->kFastest ? SmallVector<Value, 2>{share.along, share.trip}
                                  : SmallVector<Value, 2>{share.trip, share.along};
+      OpBuilder::InsertionGuard inner(rewriter);
+      if (share.valid)
+        rewriter.setInsertionPoint(
+            scf::IfOp::create(rewriter, loc, share.valid)
+                .thenBlock()
+                ->getTerminator());
       memref::StoreOp::create(rewriter, loc, value, share.tile, indices);
     }
     gpu::BarrierOp::create(rewriter, loc);

@@ -9,9 +9,9 @@
 // transposed (B's tile k innermost and padded);
 // an i32 product with A read transposed (A's tile k outermost); an f64 loop
 // over every other k of a strided view (8x4 outputs a thread). Under the
-// default options with every size shared, with the device holding 64 and
-// 1000 blocks (sizes then take the large or the small shared tiles, 8x8 or
-// 4x4 a thread, the 4x2 tiles or a thread an output), with 64, 128
+// default options with every size shared, with the device holding 64, 1000
+// and 5000 blocks (sizes then take the large or the smaller shared tiles,
+// 8x8, 4x4 or 2x2 a thread, the 4x2 tiles or a thread an output), with 64, 128
 // and 512 threads a block, and with shared-tiles off. Two mutations (the
 // first barrier of the large tiles' kernel, then of the small ones', which
 // read each stage ahead, removed, so threads read tiles others have not
@@ -29,6 +29,8 @@
 // RUN: diff %t.ref %t.mixed
 // RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1000" %lower_to_cpu | %run_cpu > %t.small-tiles
 // RUN: diff %t.ref %t.small-tiles
+// RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=5000" %lower_to_cpu | %run_cpu > %t.smallest-tiles
+// RUN: diff %t.ref %t.smallest-tiles
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.64
 // RUN: diff %t.ref %t.64
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=128" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.128
@@ -47,8 +49,8 @@
 // RUN: threadbind-opt %t.mutant-small.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1000" %lower_to_cpu | %run_cpu > %t.mutant-small
 // RUN: not diff -q %t.ref %t.mutant-small
 
-// REMARKS-COUNT-3: remark: bound to gpu.launch with register tiles: {{.*}} where a block for every 8 the device holds has a shared tile, the k loop runs through workgroup memory, 8 steps at a time, each thread computing 8x8 outputs, or 4x4 where only tiles of those give a block for every 8 (shared-tiles=false keeps it in registers)
-// REMARKS: each thread computing 8x4 outputs, or 4x2 where only tiles of those give a block for every 8
+// REMARKS-COUNT-3: remark: bound to gpu.launch with register tiles: {{.*}} where a block for every 8 the device holds has a shared tile, the k loop runs through workgroup memory, 8 steps at a time, each thread computing 8x8 outputs, or 4x4 or 2x2 where only tiles of those give a block for every 8 (shared-tiles=false keeps it in registers)
+// REMARKS: each thread computing 8x4 outputs, or 4x2 or 2x1 where only tiles of those give a block for every 8
 
 // gemm: A's tile 64 rows x 8 steps (k innermost, as in memory), B's 8 steps
 // x 256 columns.
@@ -67,6 +69,9 @@
 // The small shared tiles: 4x4 outputs a thread, 32 rows and 128 columns.
 // CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<32x8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>)
 // CHECK:               scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// The smallest: 2x2 a thread, 16 rows and 64 columns, A's 128 elements
+// loaded by half the threads.
+// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x64xf32, #gpu.address_space<workgroup>>)
 // The 4x2 register tiles.
 // CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) {
 // CHECK-LABEL: func.func @abt(

@@ -26,7 +26,8 @@
 // output runs faster, so the host chooses at run time.
 //
 // Where the tiles are many (a block for every multiprocessor at 8x8 a
-// thread), the k loop runs through workgroup memory instead: every
+// thread, or else at 4x4 or 2x2), the k loop runs through workgroup
+// memory instead: every
 // kStageDepth steps of k, the block reads the rows of its tile of each
 // load that depends on the row alone, and the columns of each that
 // depends on the column alone, into workgroup memory (each element once,
@@ -1202,10 +1203,10 @@ bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
   Value resident =
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
   // Shared tiles where they are a block for every 8 the device holds (one
-  // a multiprocessor at 256 threads a block): the large ones, else the
-  // small ones. Fewer leave multiprocessors idle: on an H200, gemm at 512
-  // (64 small tiles for 132 multiprocessors) took 0.098 ms against 0.060
-  // with a thread an output, at 1024 (256 small tiles) 0.186 ms.
+  // a multiprocessor at 256 threads a block): the largest shape that
+  // gives that many. Fewer leave multiprocessors idle: on an H200, gemm at
+  // 512 as 64 tiles of 4x4 took 0.098 ms against 0.060 with a thread an
+  // output, and as 256 tiles of 2x2 0.035.
   for (auto [rows, cols] : plan.sharedShapes) {
     Value sharedTiles = emitter.countTiles(rows, cols).tiles;
     Value enough = arith::CmpIOp::create(

@@ -224,7 +224,8 @@ struct RegisterTilePlan {
   int64_t threadsY = 8;
   /// The outputs a thread computes, rows by columns, when the k loop runs
   /// through workgroup memory, largest first: a shape for large nests and
-  /// one of a quarter of the outputs for those with too few tiles; none
+  /// ones of a quarter and a sixteenth of the outputs for those with too
+  /// few tiles; none
   /// where it cannot (a triangle, values carried too wide, tiles too
   /// large, shared-tiles off).
   SmallVector<std::pair<int64_t, int64_t>, 2> sharedShapes;
@@ -261,7 +262,7 @@ bool isRegisterTiledAfterSplit(scf::ParallelOp loop,
 
 /// Maps `loop` with register tiles (RegisterTiles.cpp): where the plan
 /// has shared tiles and they give a block for every 8 the device holds
-/// (the large ones, else the small ones), a launch that stages the k loop
+/// (the largest shape that does), a launch that stages the k loop
 /// through workgroup memory; else, while its 4x2
 /// tiles are at least as many as the device holds blocks, a launch whose
 /// threads each compute a tile of outputs; with fewer, a 2-D nest is left,

@@ -27,8 +27,8 @@
 //
 // Where the tiles are many (a block for every multiprocessor at 8x8 a
 // thread, or else at 4x4 or 2x2), the k loop runs through workgroup
-// memory instead: every
-// kStageDepth steps of k, the block reads the rows of its tile of each
+// memory instead: every kStageDepth steps of k, the block reads the rows
+// of its tile of each
 // load that depends on the row alone, and the columns of each that
 // depends on the column alone, into workgroup memory (each element once,
 // along whichever of k and the row or column walks memory contiguously),
@@ -74,6 +74,9 @@ static constexpr int64_t kStageDepth = 8;
 /// The most outputs a thread for which a shared tile reads the next stage
 /// ahead (see emitSharedKLoop).
 static constexpr int64_t kReadAheadOutputs = 16;
+/// Shared tiles are taken where they give a block for every this many the
+/// device holds (one a multiprocessor at 256 threads a block).
+static constexpr int64_t kSharedTileShare = 8;
 /// Static workgroup memory the staged tiles may take.
 static constexpr int64_t kMaxStagedBytes = 48 * 1024;
 
@@ -106,6 +109,15 @@ static Block *getKBody(Operation *kLoop) {
   if (auto forOp = dyn_cast<scf::ForOp>(kLoop))
     return forOp.getBody();
   return cast<scf::ParallelOp>(kLoop).getBody();
+}
+
+/// The k loop's lower bound, upper bound and step.
+static std::array<Value, 3> getKBounds(Operation *kLoop) {
+  if (auto forOp = dyn_cast<scf::ForOp>(kLoop))
+    return {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()};
+  auto parallel = cast<scf::ParallelOp>(kLoop);
+  return {parallel.getLowerBound()[0], parallel.getUpperBound()[0],
+          parallel.getStep()[0]};
 }
 
 static ValueRange getKInits(Operation *kLoop) {
@@ -145,19 +157,12 @@ static std::optional<NestParts> splitBody(scf::ParallelOp loop) {
 /// the nest's induction variables.
 static bool isTileableKLoop(TileNest nest, Operation *kLoop) {
   Block *body = getKBody(kLoop);
-  SmallVector<Value> bounds;
-  if (auto forOp = dyn_cast<scf::ForOp>(kLoop)) {
-    if (forOp.getNumResults() == 0)
-      return false;
-    bounds = {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()};
-  } else {
-    auto parallel = cast<scf::ParallelOp>(kLoop);
-    if (parallel.getNumLoops() != 1 || parallel.getNumResults() == 0)
-      return false;
-    bounds = {parallel.getLowerBound()[0], parallel.getUpperBound()[0],
-              parallel.getStep()[0]};
-  }
-  if (!llvm::all_of(bounds, [&](Value v) {
+  if (kLoop->getNumResults() == 0)
+    return false;
+  if (auto parallel = dyn_cast<scf::ParallelOp>(kLoop);
+      parallel && parallel.getNumLoops() != 1)
+    return false;
+  if (!llvm::all_of(getKBounds(kLoop), [&](Value v) {
         return nest.outer.isDefinedOutsideOfLoop(v);
       }))
     return false;
@@ -242,6 +247,22 @@ static bool dependsOn(Value value, Value iv, Region *scope) {
     llvm::append_range(work, def->getOperands());
   }
   return false;
+}
+
+/// The ops of `body` that `values` are computed from, in order.
+static SmallVector<Operation *> getSlice(Block *body, ValueRange values) {
+  SetVector<Operation *> slice;
+  SmallVector<Value> work(values.begin(), values.end());
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != body || !slice.insert(def))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered = slice.takeVector();
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
 }
 
 /// The triangular form of `outer`: a 1-D loop over rows whose body is pure
@@ -354,11 +375,19 @@ static MemRefType getStagedTileType(StagedLoad staged, int64_t edge) {
                          MemRefLayoutAttrInterface(), workgroup);
 }
 
-/// Sets `plan`'s shared tiles where the k loop of a rectangular nest can
-/// run through workgroup memory: an scf.for of signed bounds or an
-/// scf.parallel, carried values of at most 8 bytes an output; for each
-/// shape, every block load divided evenly among the threads and the tiles
-/// within static workgroup memory.
+/// The indices into a staged load's tile of the element at `along` its
+/// edge and step `trip` of the stage (see getStagedTileType).
+static SmallVector<Value, 2> getTileIndices(const StagedLoad &staged,
+                                            Value along, Value trip) {
+  if (staged.kFastest)
+    return {along, trip};
+  return {trip, along};
+}
+
+/// Sets `plan`'s shared tiles where the k loop can run through workgroup
+/// memory: an scf.for of signed bounds or an scf.parallel, carried values
+/// of at most 8 bytes an output, staged loads of scalars; each shape whose
+/// tiles fit in static workgroup memory.
 static void planSharedTiles(RegisterTilePlan &plan, Operation *kLoop,
                             const DenseMap<Operation *, std::pair<bool, bool>>
                                 &deps,
@@ -420,16 +449,13 @@ static DenseSet<Operation *> getSplittableEffects(scf::ParallelOp loop) {
   if (!inner)
     return {};
   // What the nested loop uses of the body stays with it.
+  SmallVector<Value> used;
+  inner->walk([&](Operation *op) { llvm::append_range(used, op->getOperands()); });
   DenseSet<Operation *> kept = {inner};
-  SmallVector<Value> work;
-  inner->walk([&](Operation *op) { llvm::append_range(work, op->getOperands()); });
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !kept.insert(def).second)
-      continue;
-    if (!isPure(def) || def->getNumRegions() != 0)
+  for (Operation *op : getSlice(body, used)) {
+    if (!isPure(op) || op->getNumRegions() != 0)
       return {};
-    llvm::append_range(work, def->getOperands());
+    kept.insert(op);
   }
   DenseSet<Operation *> moved;
   bool anyEffect = false;
@@ -447,31 +473,37 @@ static DenseSet<Operation *> getSplittableEffects(scf::ParallelOp loop) {
   return moved;
 }
 
+/// The ops a split of `loop` moves out, where the split makes it a
+/// register-tiled nest and it is not one already; empty otherwise.
+static DenseSet<Operation *>
+getEffectsToSplit(scf::ParallelOp loop, const LoopMappingOptions &options) {
+  DenseSet<Operation *> moved = getSplittableEffects(loop);
+  if (moved.empty() || matchRegisterTiles(loop, options) ||
+      !matchRegisterTilesIgnoring(loop, options, moved))
+    return {};
+  return moved;
+}
+
 bool threadbind::isRegisterTiledAfterSplit(scf::ParallelOp loop,
                                            const LoopMappingOptions &options) {
-  DenseSet<Operation *> moved = getSplittableEffects(loop);
-  return !moved.empty() && !matchRegisterTiles(loop, options) &&
-         matchRegisterTilesIgnoring(loop, options, moved);
+  return !getEffectsToSplit(loop, options).empty();
 }
 
 std::optional<scf::ParallelOp>
 threadbind::splitTriangleEffects(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const LoopMappingOptions &options) {
-  if (!isRegisterTiledAfterSplit(loop, options))
+  DenseSet<Operation *> moved = getEffectsToSplit(loop, options);
+  if (moved.empty())
     return std::nullopt;
-  DenseSet<Operation *> moved = getSplittableEffects(loop);
   // The moved ops and the pure ops they use, in order, in a loop over the
   // same range before `loop`.
   Block *body = loop.getBody();
-  DenseSet<Operation *> cloned(moved.begin(), moved.end());
-  SmallVector<Value> work;
+  SmallVector<Value> used;
   for (Operation *op : moved)
-    llvm::append_range(work, op->getOperands());
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (def && def->getBlock() == body && cloned.insert(def).second)
-      llvm::append_range(work, def->getOperands());
-  }
+    llvm::append_range(used, op->getOperands());
+  DenseSet<Operation *> cloned(moved.begin(), moved.end());
+  for (Operation *op : getSlice(body, used))
+    cloned.insert(op);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
   auto first = scf::ParallelOp::create(rewriter, loop.getLoc(),
@@ -575,10 +607,9 @@ public:
   void emitLaunch(int64_t rows, int64_t cols, bool shared);
 
 private:
-  /// Where a staged load's value for the tile's row `r` (a load along the
-  /// rows) or column `c` comes from.
-  using StagedValue =
-      function_ref<Value(const StagedLoad &, int64_t r, int64_t c)>;
+  /// Where the value of staged load `index` (of stagedLoads) for the tile's
+  /// row `r` (a load along the rows) or column `c` comes from.
+  using StagedValue = function_ref<Value(unsigned index, int64_t r, int64_t c)>;
 
   /// The k loop's body for every output of a `rows` x `cols` tile, at the
   /// insertion point: k is `k`, the outputs' carried values `carried` (each
@@ -607,16 +638,9 @@ private:
                                      Value firstCol, ValueRange inits,
                                      Value active);
   /// The k loop's bounds.
-  Value lb() { return getKBounds()[0]; }
-  Value ub() { return getKBounds()[1]; }
-  Value step() { return getKBounds()[2]; }
-  SmallVector<Value, 3> getKBounds() {
-    if (auto forOp = dyn_cast<scf::ForOp>(parts.kLoop))
-      return {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()};
-    auto parallel = cast<scf::ParallelOp>(parts.kLoop);
-    return {parallel.getLowerBound()[0], parallel.getUpperBound()[0],
-            parallel.getStep()[0]};
-  }
+  Value lb() { return getKBounds(parts.kLoop)[0]; }
+  Value ub() { return getKBounds(parts.kLoop)[1]; }
+  Value step() { return getKBounds(parts.kLoop)[2]; }
 
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
@@ -763,21 +787,26 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
         rewriter, loc, arith::AddIOp::create(rewriter, loc, first, thread),
         cst(e * spacing));
   };
-  auto position = [&](Value first, Value thread, int64_t spacing, int64_t n,
-                      Value trips, Value lb, Value step,
-                      SmallVector<Value> &ivs) {
-    Value last = arith::SubIOp::create(rewriter, loc, trips, one);
+  // Clamped to the last index where `trips` is given.
+  auto ivsAt = [&](Value first, Value thread, int64_t spacing, int64_t n,
+                   Value lb, Value step, Value trips) {
+    Value last =
+        trips ? arith::SubIOp::create(rewriter, loc, trips, one).getResult()
+              : Value();
+    SmallVector<Value> ivs;
     for (int64_t e = 0; e < n; ++e) {
-      Value clamped = arith::MinUIOp::create(
-          rewriter, loc, indexAt(first, thread, spacing, e), last);
+      Value index = indexAt(first, thread, spacing, e);
+      if (last)
+        index = arith::MinUIOp::create(rewriter, loc, index, last);
       ivs.push_back(arith::AddIOp::create(
-          rewriter, loc, lb,
-          arith::MulIOp::create(rewriter, loc, clamped, step)));
+          rewriter, loc, lb, arith::MulIOp::create(rewriter, loc, index, step)));
     }
+    return ivs;
   };
-  SmallVector<Value> rowIVs, colIVs;
-  position(firstRow, ty, plan.threadsY, rows, rowTrips, rowLb, rowStep, rowIVs);
-  position(firstCol, tx, kThreadsX, cols, colTrips, colLb, colStep, colIVs);
+  SmallVector<Value> rowIVs =
+      ivsAt(firstRow, ty, plan.threadsY, rows, rowLb, rowStep, rowTrips);
+  SmallVector<Value> colIVs =
+      ivsAt(firstCol, tx, kThreadsX, cols, colLb, colStep, colTrips);
 
   // Which outputs of the tile the nest has, at the insertion point; in a
   // triangle, also whether any does. A rectangle's are computed after the
@@ -867,20 +896,10 @@ void TileEmitter::emitLaunch(int64_t rows, int64_t cols, bool shared) {
   // the prologue through the k loop.
   if (inside.empty())
     inside = computeInside();
-  auto unclamped = [&](Value first, Value thread, int64_t spacing, int64_t n,
-                       Value lb, Value step) {
-    SmallVector<Value> ivs;
-    for (int64_t e = 0; e < n; ++e)
-      ivs.push_back(arith::AddIOp::create(
-          rewriter, loc, lb,
-          arith::MulIOp::create(rewriter, loc,
-                                indexAt(first, thread, spacing, e), step)));
-    return ivs;
-  };
   SmallVector<Value> storeRows =
-      unclamped(firstRow, ty, plan.threadsY, rows, rowLb, rowStep);
+      ivsAt(firstRow, ty, plan.threadsY, rows, rowLb, rowStep, nullptr);
   SmallVector<Value> storeCols =
-      unclamped(firstCol, tx, kThreadsX, cols, colLb, colStep);
+      ivsAt(firstCol, tx, kThreadsX, cols, colLb, colStep, nullptr);
   for (int64_t o = 0; o < outputs; ++o) {
     auto ifInside = scf::IfOp::create(rewriter, loc, inside[o]);
     OpBuilder::InsertionGuard inner(rewriter);
@@ -905,10 +924,10 @@ SmallVector<Value> TileEmitter::emitKBody(Value k, ValueRange carried,
   Block *body = getKBody(parts.kLoop);
   int64_t outputs = rows * cols;
   unsigned perOutput = getKInits(parts.kLoop).size();
-  DenseMap<Operation *, const StagedLoad *> staged;
+  DenseMap<Operation *, unsigned> staged;
   if (stagedValue)
-    for (const StagedLoad &load : stagedLoads)
-      staged[load.load] = &load;
+    for (auto [index, load] : llvm::enumerate(stagedLoads))
+      staged[load.load] = index;
   // One mapping an output; an op that depends on neither the row nor the
   // column is made once, on the row alone once a row, and so on: each
   // output's mapping then finds the copy its row and column share.
@@ -932,8 +951,8 @@ SmallVector<Value> TileEmitter::emitKBody(Value k, ValueRange carried,
           at[o].map(result, at[owner].lookup(result));
         continue;
       }
-      if (const StagedLoad *load = staged.lookup(&op)) {
-        at[o].map(op.getResult(0), stagedValue(*load, r, c));
+      if (auto it = staged.find(&op); it != staged.end()) {
+        at[o].map(op.getResult(0), stagedValue(it->second, r, c));
         continue;
       }
       rewriter.clone(op, at[o]);
@@ -985,21 +1004,6 @@ SmallVector<Value> TileEmitter::emitKLoop(Value from, Value to, Value by,
   return loop.getResults();
 }
 
-/// The ops of `body` that `values` are computed from, in order.
-static SmallVector<Operation *> getSlice(Block *body, ValueRange values) {
-  SetVector<Operation *> slice;
-  SmallVector<Value> work(values.begin(), values.end());
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !slice.insert(def))
-      continue;
-    llvm::append_range(work, def->getOperands());
-  }
-  SmallVector<Operation *> ordered = slice.takeVector();
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
-}
 
 SmallVector<Value> TileEmitter::emitSharedKLoop(
     gpu::LaunchOp launch, ArrayRef<Value> rowIVs, ArrayRef<Value> colIVs,
@@ -1025,12 +1029,12 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
   // is a test: threads past the end read the last element (any address
   // in the tile's range would do) and store nothing.
   struct Share {
-    const StagedLoad *staged;
-    Value tile, along, trip, valid;
+    unsigned index;
+    Value along, trip, valid;
   };
   SmallVector<Share> shares;
   int64_t threadCount = kThreadsX * plan.threadsY;
-  for (auto [staged, tile] : llvm::zip_equal(stagedLoads, tiles)) {
+  for (auto [index, staged] : llvm::enumerate(stagedLoads)) {
     int64_t edge = getStagedEdge(staged, plan.threadsY, rows, cols);
     int64_t total = edge * kStageDepth;
     Value edgeValue = cst(edge);
@@ -1038,7 +1042,7 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
       Value element = arith::AddIOp::create(
           rewriter, loc, linear,
           arith::MulIOp::create(rewriter, loc, threads, cst(m)));
-      Share share{&staged, tile, nullptr, nullptr, nullptr};
+      Share share{static_cast<unsigned>(index), nullptr, nullptr, nullptr};
       if ((m + 1) * threadCount > total) {
         share.valid = arith::CmpIOp::create(
             rewriter, loc, arith::CmpIPredicate::ult, element, cst(total));
@@ -1063,12 +1067,20 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
     return arith::AddIOp::create(
         rewriter, loc, lb(), arith::MulIOp::create(rewriter, loc, index, step()));
   };
+  // Each staged load with the ops of the k body its indices come from, in
+  // order: what a thread clones to read an element of it.
+  SmallVector<SmallVector<Operation *>> loadSlices;
+  for (StagedLoad staged : stagedLoads) {
+    loadSlices.push_back(
+        getSlice(body, staged.load.getOperation()->getOperands()));
+    loadSlices.back().push_back(staged.load);
+  }
   // This thread's share of stage `stage`, read from memory. Rows or
   // columns past the end read the last one, as the threads' own do.
   auto loadStage = [&](Value stage) {
     SmallVector<Value> values;
     for (const Share &share : shares) {
-      StagedLoad staged = *share.staged;
+      StagedLoad staged = stagedLoads[share.index];
       Value iv = staged.alongRow ? nest.rowIV() : nest.colIV();
       Value first = staged.alongRow ? firstRow : firstCol;
       Value ivLb = staged.alongRow ? rowLb : colLb;
@@ -1084,10 +1096,7 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
                           arith::MulIOp::create(rewriter, loc, clamped,
                                                 ivStep)));
       mapping.map(body->getArgument(0), kAt(stage, share.trip));
-      SmallVector<Operation *> slice =
-          getSlice(body, staged.load.getOperation()->getOperands());
-      slice.push_back(staged.load);
-      for (Operation *op : slice)
+      for (Operation *op : loadSlices[share.index])
         rewriter.clone(*op, mapping);
       values.push_back(mapping.lookup(staged.load.getResult()));
     }
@@ -1105,8 +1114,8 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
   SmallVector<Value> carried(inits.begin(), inits.end());
   if (readAhead) {
     SmallVector<Type> shareTypes =
-        llvm::map_to_vector(shares, [](const Share &share) {
-          StagedLoad staged = *share.staged;
+        llvm::map_to_vector(shares, [&](const Share &share) {
+          StagedLoad staged = stagedLoads[share.index];
           return staged.load.getType();
         });
     Value anyStage = arith::CmpIOp::create(
@@ -1128,16 +1137,15 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
                         stageLoop.getRegionIterArgs().drop_front(accumulators))
                   : loadStage(stage);
     for (auto [share, value] : llvm::zip_equal(shares, loaded)) {
-      SmallVector<Value, 2> indices =
-          share.staged->kFastest ? SmallVector<Value, 2>{share.along, share.trip}
-                                 : SmallVector<Value, 2>{share.trip, share.along};
       OpBuilder::InsertionGuard inner(rewriter);
       if (share.valid)
         rewriter.setInsertionPoint(
             scf::IfOp::create(rewriter, loc, share.valid)
                 .thenBlock()
                 ->getTerminator());
-      memref::StoreOp::create(rewriter, loc, value, share.tile, indices);
+      memref::StoreOp::create(
+          rewriter, loc, value, tiles[share.index],
+          getTileIndices(stagedLoads[share.index], share.along, share.trip));
     }
     gpu::BarrierOp::create(rewriter, loc);
     // The next stage (the last again at the last: the same reads, unused).
@@ -1150,18 +1158,17 @@ SmallVector<Value> TileEmitter::emitSharedKLoop(
     // The steps from the tiles: row r of a thread's tile is the block's row
     // ty + threadsY r, column c its column tx + 32 c.
     Value stepTrip;
-    auto fromTile = [&](const StagedLoad &staged, int64_t r, int64_t c) {
-      Value tile = tiles[&staged - stagedLoads.data()];
+    auto fromTile = [&](unsigned index, int64_t r, int64_t c) {
+      const StagedLoad &staged = stagedLoads[index];
       Value along =
           staged.alongRow
               ? arith::AddIOp::create(rewriter, loc, ids.y,
                                       cst(r * plan.threadsY))
               : arith::AddIOp::create(rewriter, loc, ids.x,
                                       cst(c * kThreadsX));
-      SmallVector<Value, 2> indices =
-          staged.kFastest ? SmallVector<Value, 2>{along, stepTrip}
-                          : SmallVector<Value, 2>{stepTrip, along};
-      return memref::LoadOp::create(rewriter, loc, tile, indices).getResult();
+      return memref::LoadOp::create(rewriter, loc, tiles[index],
+                                    getTileIndices(staged, along, stepTrip))
+          .getResult();
     };
     auto stepLoop = scf::ForOp::create(
         rewriter, loc, zero, depth, one,
@@ -1202,17 +1209,17 @@ bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
   emitter.computeBounds();
   Value resident =
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
-  // Shared tiles where they are a block for every 8 the device holds (one
-  // a multiprocessor at 256 threads a block): the largest shape that
-  // gives that many. Fewer leave multiprocessors idle: on an H200, gemm at
+  // Shared tiles where they are a block for every kSharedTileShare the
+  // device holds: the largest shape that gives that many. Fewer leave multiprocessors idle: on an H200, gemm at
   // 512 as 64 tiles of 4x4 took 0.098 ms against 0.060 with a thread an
   // output, and as 256 tiles of 2x2 0.035.
   for (auto [rows, cols] : plan.sharedShapes) {
     Value sharedTiles = emitter.countTiles(rows, cols).tiles;
     Value enough = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::uge,
-        arith::MulIOp::create(rewriter, loc, sharedTiles,
-                              arith::ConstantIndexOp::create(rewriter, loc, 8)),
+        arith::MulIOp::create(
+            rewriter, loc, sharedTiles,
+            arith::ConstantIndexOp::create(rewriter, loc, kSharedTileShare)),
         resident);
     auto ifShared = scf::IfOp::create(rewriter, loc, enough, /*withElse=*/true);
     rewriter.setInsertionPoint(ifShared.thenBlock()->getTerminator());

@@ -224,8 +224,10 @@ private:
   /// segment it closes (an all-reduce uses its operand at its end); a loop
   /// of phases and the terminator of its body have segments of their own.
   DenseMap<Operation *, unsigned> segmentAt;
-  /// The loops of phases, outermost first.
-  SmallVector<scf::ForOp> loops;
+  /// The loops of phases at a level, outermost first: numberLevel finds
+  /// them once, the rest asks this set rather than walking their bodies.
+  SetVector<Operation *> loops;
+  bool isLevelLoop(Operation *op) { return loops.contains(op); }
   /// The values computed in one segment and used in another, in order.
   SmallVector<Value> crossing;
 
@@ -258,7 +260,7 @@ void PhasedLaunch::numberLevel(Block &block) {
     }
     if (isPhaseLoop(&op)) {
       segmentAt[&op] = segments++;
-      loops.push_back(cast<scf::ForOp>(op));
+      loops.insert(&op);
       numberLevel(*cast<scf::ForOp>(op).getBody());
       current = segments++;
       continue;
@@ -284,16 +286,15 @@ std::optional<unsigned> PhasedLaunch::definingSegment(Value value) {
   if (!owner)
     owner = cast<BlockArgument>(value).getOwner()->getParentOp();
   if (owner == launch.getOperation() ||
-      (isPhaseLoop(owner) && segmentAt.count(owner)))
+      isLevelLoop(owner))
     return std::nullopt;
   return segmentOf(owner);
 }
 
 bool PhasedLaunch::isPhaseLoopIV(BlockArgument arg) {
   Operation *owner = arg.getOwner()->getParentOp();
-  auto loop = dyn_cast<scf::ForOp>(owner);
-  return loop && segmentAt.count(owner) && isPhaseLoop(owner) &&
-         arg == loop.getInductionVar();
+  return isLevelLoop(owner) &&
+         arg == cast<scf::ForOp>(owner).getInductionVar();
 }
 
 bool PhasedLaunch::isRematerializable(Value value) {
@@ -337,7 +338,7 @@ bool PhasedLaunch::isUniform(Value value) {
 
 void PhasedLaunch::collectCrossing(Block &block) {
   for (Operation &op : block) {
-    if (isPhaseLoop(&op)) {
+    if (isLevelLoop(&op)) {
       collectCrossing(*cast<scf::ForOp>(op).getBody());
       continue;
     }
@@ -353,7 +354,8 @@ void PhasedLaunch::collectCrossing(Block &block) {
 }
 
 LogicalResult PhasedLaunch::verify() {
-  for (scf::ForOp loop : loops) {
+  for (Operation *op : loops) {
+    auto loop = cast<scf::ForOp>(op);
     for (Value bound :
          {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
       if (!isUniform(bound))
@@ -486,7 +488,7 @@ void PhasedLaunch::emitLevel(Block &block, IRMapping &uniform) {
       flush();
       continue;
     }
-    if (isPhaseLoop(&op)) {
+    if (isLevelLoop(&op)) {
       flush();
       emitLoop(cast<scf::ForOp>(op), uniform);
       continue;
@@ -578,9 +580,9 @@ void PhasedLaunch::emulate(RewriterBase &rewriterRef) {
   };
   for (Value value : crossing)
     buffers[value] = allocate(value.getType());
-  for (scf::ForOp loop : loops)
-    for (auto [carried, result] :
-         llvm::zip_equal(loop.getRegionIterArgs(), loop.getResults())) {
+  for (Operation *op : loops)
+    for (auto [carried, result] : llvm::zip_equal(
+             cast<scf::ForOp>(op).getRegionIterArgs(), op->getResults())) {
       // One buffer for both; two statements, since inserting one key may
       // move the other's slot.
       Value buffer = allocate(carried.getType());

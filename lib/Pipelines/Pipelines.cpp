@@ -7,6 +7,7 @@
 #include "threadbind/Pipelines/Pipelines.h"
 
 #include "threadbind/Pipelines/OptionsBinding.h"
+#include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -86,10 +87,8 @@ void threadbind::buildMapStage(OpPassManager &pm,
   reductions.crossBlock = options.reductions.crossBlock;
   reductions.warpRows = options.reductions.warpRows;
   reductions.splitColumns = options.reductions.splitColumns;
-  reductions.registerTiles = mapping.registerTiles;
   reductions.vectorBytes = options.shared.vectorBytes;
   reductions.sequentialFallback = mapping.sequentialFallback;
-  pm.addPass(createMapReductionsPass(reductions));
   MapLoopsToThreadsPassOptions loops;
   loops.threadsPerBlock = mapping.threadsPerBlock.count;
   loops.blockShape.assign(mapping.blockShape.begin(), mapping.blockShape.end());
@@ -102,6 +101,10 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.vectorBytes = options.shared.vectorBytes;
   loops.registerTiles = mapping.registerTiles;
   loops.sharedTiles = mapping.sharedTiles;
+  // The reductions leave to the loop mapping only what it will tile (a
+  // block shape or dimension order turns the tiles off).
+  reductions.registerTiles = allowsRegisterTiles(loops);
+  pm.addPass(createMapReductionsPass(reductions));
   pm.addPass(createMapLoopsToThreadsPass(loops));
   if (mapping.sequentialFallback) {
     SequentialKernelsPassOptions sequential;

@@ -420,6 +420,13 @@ static void planSharedTiles(RegisterTilePlan &plan, Operation *kLoop,
       plan.sharedShapes.push_back({rows, cols});
 }
 
+bool threadbind::allowsRegisterTiles(const LoopMappingOptions &options) {
+  int64_t threads = options.threadsPerBlock;
+  return options.registerTiles && options.blockShape.empty() &&
+         options.dimOrder.empty() && threads >= 2 * kThreadsX &&
+         threads % kThreadsX == 0;
+}
+
 static std::optional<RegisterTilePlan>
 matchRegisterTilesIgnoring(scf::ParallelOp loop,
                            const LoopMappingOptions &options,
@@ -526,12 +533,9 @@ static std::optional<RegisterTilePlan>
 matchRegisterTilesIgnoring(scf::ParallelOp loop,
                            const LoopMappingOptions &options,
                            const DenseSet<Operation *> &ignored) {
-  if (!options.registerTiles || !options.blockShape.empty() ||
-      !options.dimOrder.empty() || loop.getNumResults() != 0)
+  if (!allowsRegisterTiles(options) || loop.getNumResults() != 0)
     return std::nullopt;
   int64_t threads = options.threadsPerBlock;
-  if (threads < 2 * kThreadsX || threads % kThreadsX != 0)
-    return std::nullopt;
   TileNest nest;
   if (loop.getNumLoops() == 2) {
     nest = {loop, loop, 0, 1};

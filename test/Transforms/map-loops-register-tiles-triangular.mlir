@@ -33,6 +33,12 @@
 // RUN: diff %t.ref %t.untiled
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="threads-per-block=64" -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.small
 // RUN: diff %t.ref %t.small
+// With a block shape the loop mapping tiles nothing, so the reductions
+// keep correlation's shape as a block an outer iteration, unsplit.
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="remarks block-shape=32,8" 2>&1 >/dev/null | FileCheck %s --check-prefix=SHAPED
+// SHAPED-NOT: register tiles
+// SHAPED: remark: one block per outer iteration
+// SHAPED-NOT: register tiles
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="shared-tiles=false" > %t.registers.mlir
 // RUN: threadbind-opt %t.registers.mlir -threadbind-test-emulate-gpu-launch="resident-blocks=1" %lower_to_cpu | %run_cpu > %t.registers
 // RUN: diff %t.ref %t.registers

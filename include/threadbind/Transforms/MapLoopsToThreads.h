@@ -244,6 +244,12 @@ struct RegisterTilePlan {
 std::optional<RegisterTilePlan>
 matchRegisterTiles(scf::ParallelOp loop, const LoopMappingOptions &options);
 
+/// Whether `options` leave register tiles to ThreadBind: register-tiles on,
+/// no block shape or dimension order, threads a block a multiple of 32, at
+/// least 64. (The pipeline tells threadbind-map-reductions by it whether
+/// the loop mapping will tile.)
+bool allowsRegisterTiles(const LoopMappingOptions &options);
+
 /// Where `loop` would be a triangular register-tiled nest but for ops of
 /// its outer body beside the column loop that have side effects (loads,
 /// stores: correlation's store of the diagonal), moves those ops, with the

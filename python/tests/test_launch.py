@@ -19,6 +19,7 @@ LAUNCHER_SOURCE = (Path(__file__).resolve().parents[2] / "examples" /
 class FakeDevice:
     limits = {"multiprocessors": 132, "max_threads_per_multiprocessor": 2048,
               "max_blocks_per_multiprocessor": 32}
+    context = 0xC0  # its primary context's handle
 
     def make_current(self):
         pass
@@ -109,7 +110,8 @@ class FakeTensor:
         return self._strides
 
     def element_size(self):
-        return np.dtype(self._dtype).itemsize
+        return 2 if self._dtype == "bfloat16" else \
+            np.dtype(self._dtype).itemsize
 
 
 @pytest.fixture(scope="module")

@@ -50,15 +50,16 @@ _PTX_SIZE = {"u64": 8, "u32": 4, "u16": 2, "u8": 1, "f64": 8, "f32": 4,
 
 def _parameter_format(kernel):
     """The struct format of `kernel`'s packed parameters (each aligned to
-    its size, as the PTX entry lays them out), and for each parameter
-    whether it is a late slot, filled in on every call: a pointer ("ptr",
+    its size, as the PTX entry lays them out), for each parameter whether
+    it is a late slot, filled in on every call: a pointer ("ptr",
     argument), device scratch ("scratch", index) or a bare scalar ("arg",
-    argument)."""
-    fmt, offset, late = "<", 0, []
+    argument), and each parameter's byte offset."""
+    fmt, offset, late, offsets = "<", 0, [], []
     for param in kernel["params"]:
         size = _PTX_SIZE[param["ptx_type"]]
         padding = -offset % size
         fmt += "x" * padding
+        offsets.append(offset + padding)
         offset += padding + size
         source, field = param["source"], param.get("field")
         bare = isinstance(source, dict) and set(source) == {"arg"}
@@ -76,7 +77,7 @@ def _parameter_format(kernel):
                                       f"{param['mlir_type']} parameter")
             fmt += code
             late.append(("arg", source["arg"]) if bare else None)
-    return fmt, late
+    return fmt, late, offsets
 
 
 def _has_operator(manifest_part, name):
@@ -122,18 +123,18 @@ class Launcher:
         self._scratch = self.function.get("scratch", [])
         self._kernel_index = {k["name"]: i for i, k in enumerate(self.kernels)}
         self._formats = [_parameter_format(k) for k in self.kernels]
-        self._structs = [struct.Struct(fmt) for fmt, _ in self._formats]
+        self._structs = [struct.Struct(fmt) for fmt, _, _ in self._formats]
         # Each kernel's late slots: pointers as (position, argument), and
         # bare scalars likewise.
         self._late_pointers = [
             [(p, slot[1]) for p, slot in enumerate(late)
-             if slot and slot[0] == "ptr"] for _, late in self._formats]
+             if slot and slot[0] == "ptr"] for _, late, _ in self._formats]
         self._late_scalars = [
             [(p, slot[1]) for p, slot in enumerate(late)
-             if slot and slot[0] == "arg"] for _, late in self._formats]
+             if slot and slot[0] == "arg"] for _, late, _ in self._formats]
         self._late_scratch = [
             [(p, slot[1]) for p, slot in enumerate(late)
-             if slot and slot[0] == "scratch"] for _, late in self._formats]
+             if slot and slot[0] == "scratch"] for _, late, _ in self._formats]
         images = []
         if getattr(program, "cubin", None):
             images.append(bytes(program.cubin))
@@ -358,6 +359,85 @@ class Launcher:
             self._cache.clear()
         self._cache[key] = found
         return found
+
+    # The floating-point scalars a native call fills in, by their codes
+    # (threadbind/csrc/torch_native.cpp's Slot::FloatCode).
+    _FLOAT_CODES = {"f32": 0, "f64": 1, "f16": 2, "bf16": 3}
+
+    def native_plan(self, device, described):
+        """The plan threadbind.torch's native kernel
+        (threadbind/csrc/torch_native.cpp) asks for on a call with a new
+        key. `described` holds each argument as that kernel sees it: a
+        tensor as (pointer, sizes, strides in elements, dtype name,
+        itemsize, device ordinal), a scalar as a number; `device` is the
+        first tensor's. The arguments are checked as a call checks them.
+
+        Returns (the device's context, launches, device scratch bytes),
+        each launch (function handle, grid, block, shared bytes, its
+        parameters packed, slots): the slots a call fills in, as (byte
+        offset, kind, index, extra) with kind 0 for argument `index`'s
+        pointer less `extra` bytes, 1 for floating-point scalar argument
+        `index` (`extra` its code) and 2 for device scratch `index`.
+        Integer and boolean scalars are packed here: the kernel's key
+        holds them, so a plan is made for each value."""
+        if len(described) != len(self.arguments):
+            raise TypeError(f"{self.name} takes {len(self.arguments)} "
+                            f"arguments ({len(described)} given)")
+        values = []
+        for i, (item, info) in enumerate(zip(described, self.arguments)):
+            if info["kind"] != "memref":
+                values.append(self._scalar(i, item, info))
+                continue
+            pointer, shape, strides, dtype, itemsize, ordinal = item
+            array = Array(pointer, tuple(shape), tuple(strides), dtype,
+                          itemsize, ordinal, "torch")
+            self._check_array(i, array, info)
+            if ordinal != device:
+                raise ValueError(
+                    f"{self._where(i)}: on device {ordinal}, but earlier "
+                    f"arrays are on device {device}")
+            values.append(array)
+        launches, scratch = self._planned(values, device)
+        functions = self._functions(device) if launches else []
+        planned = []
+        for index, grid, block, shared, params in launches:
+            _, late, offsets = self._formats[index]
+            filled, slots = [], []
+            for value, slot, offset in zip(params, late, offsets):
+                if slot is None:
+                    filled.append(value)
+                    continue
+                kind, i = slot
+                if kind == "arg":
+                    code = self._FLOAT_CODES.get(
+                        self.arguments[i]["element_type"])
+                    if code is None:
+                        filled.append(values[i])
+                        continue
+                    slots.append((offset, 1, i, code))
+                elif kind == "ptr":
+                    slots.append((offset, 0, i, self._offsets.get(i, 0) *
+                                  values[i].itemsize))
+                else:
+                    slots.append((offset, 2, i, 0))
+                filled.append(0)
+            try:
+                packed = self._structs[index].pack(*filled)
+            except struct.error as error:
+                raise OverflowError(
+                    f"{self.name}: a parameter of "
+                    f"{self.kernels[index]['name']} does not fit its type: "
+                    f"{error}") from None
+            planned.append((functions[index], grid, block, shared, packed,
+                            slots))
+        return self.driver.device(device).context, planned, list(scratch)
+
+    def native_key(self):
+        """What threadbind.torch's native kernel keys its plans on, beside
+        the device and each tensor's dtype, sizes and strides: the scalar
+        arguments packed into plans (integers and booleans), and whether
+        the pointers matter (a launch condition compares arrays)."""
+        return list(self._integer_scalars), self._uses_pointers
 
     def _resident_query(self, device):
         """The plan function's answer to the resident-block queries on

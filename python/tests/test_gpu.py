@@ -241,13 +241,21 @@ def test_launcher_on_cupy_streams(gpu, program):
                                0.5 * np.arange(4099, dtype=np.float32) + 1)
 
 
-def test_torch_custom_ops(gpu, program):
+@pytest.mark.parametrize("native", [True, False])
+def test_torch_custom_ops(gpu, program, native):
     """threadbind.torch: an in-place op (mutating its memref arguments) and
     a functional one (allocating its output), eagerly and under
-    torch.compile."""
+    torch.compile, with the native kernels and the Python ones."""
     torch = torch_with_cuda()
     import threadbind.torch
-    axpy = threadbind.torch.custom_op(program, "axpy", name="tbtest::axpy")
+    suffix = "native" if native else "python"
+
+    def custom_op(function, name, **options):
+        return threadbind.torch.custom_op(
+            program, function, name=f"tbtest::{name}_{suffix}",
+            native=native, **options)
+
+    axpy = custom_op("axpy", "axpy")
     x = torch.randn(10007, device="cuda")
     y = torch.randn(10007, device="cuda")
     want = 2.0 * x + y
@@ -255,10 +263,9 @@ def test_torch_custom_ops(gpu, program):
     axpy(2.0, x, y)
     torch.testing.assert_close(y, want)
     assert y._version > version  # written in place, as PyTorch's ops do
-    torch.ops.tbtest.axpy(1.0, x, y)
+    getattr(torch.ops.tbtest, f"axpy_{suffix}")(1.0, x, y)
     torch.testing.assert_close(y, want + x)
-    twice = threadbind.torch.custom_op(program, "twice_f16",
-                                       name="tbtest::twice", outputs={1: 0})
+    twice = custom_op("twice_f16", "twice", outputs={1: 0})
     h = torch.randn(4099, device="cuda").half()
     torch.testing.assert_close(twice(h), h * 2)
     compiled = torch.compile(lambda v: twice(v) + 1)
@@ -272,3 +279,40 @@ def test_torch_custom_ops(gpu, program):
     torch.testing.assert_close(z, 3.0 * x)
     with pytest.raises(TypeError, match="dtype float32, expected float16"):
         twice(h.float())
+    with pytest.raises(TypeError, match="a cpu tensor where a CUDA tensor"):
+        axpy(1.0, x.cpu(), y)
+    with pytest.raises(ValueError, match="not row-major"):
+        axpy(1.0, torch.randn(20, device="cuda")[::2], y[:10])
+
+    # On the current stream: queued behind a long kernel on a side stream,
+    # the result is not there until that stream is waited for.
+    side = torch.cuda.Stream()
+    a = torch.arange(100003, dtype=torch.float32, device="cuda")
+    b = torch.ones_like(a)
+    torch.cuda.synchronize()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(50_000_000)
+        axpy(2.0, a, b)
+    assert not side.query()
+    side.synchronize()
+    torch.testing.assert_close(b, 2 * a + 1)
+
+    # Device scratch (a reduction's partial sums), strided views, shapes
+    # that change between calls (each a plan of its own), and scalars.
+    total = custom_op("total", "total", outputs={1: None})
+    for n in (1, 1000, 100003, 7):
+        v = torch.randint(-5, 6, (n,), dtype=torch.int32, device="cuda")
+        assert int(total(v)[0]) == int(v.sum()) + 10  # total adds 10
+    scale = custom_op("scale_view", "scale")
+    m = torch.randn(70, 130, device="cuda")
+    for view in (m[:, ::2], m.t(), m[1:, 2:]):
+        out = torch.zeros(140, 140, device="cuda")
+        scale(view, out[:view.shape[0], 5:5 + view.shape[1]], -0.5)
+        torch.testing.assert_close(
+            out[:view.shape[0], 5:5 + view.shape[1]], view * -0.5)
+    with pytest.raises(ValueError, match="stride 1 is 2 elements, but its "
+                                         "type fixes 1"):
+        scale(m, m[:, ::2], 0.5)
+    with pytest.raises((ValueError, OverflowError),
+                       match="does not fit an f32|does not fit its type"):
+        axpy(1e300, x, y)

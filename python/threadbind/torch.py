@@ -18,11 +18,26 @@ integers int, i1 bool), with the memrefs the function writes (the
 manifest's access flags) mutable, and it has a CUDA implementation and a
 fake one, so it traces under ``torch.compile``. Gradients are the caller's
 to give, with ``torch.library.register_autograd``. It launches on the
-current PyTorch stream of the tensors' device, through threadbind._launch,
-and never synchronises. Tensors are checked against the function first
-(dtype, device, rank, static sizes, strides), with an error naming the
-argument.
+current PyTorch stream of the tensors' device and never synchronises.
+Tensors are checked against the function first (dtype, device, rank,
+static sizes, strides), with an error naming the argument.
+
+The CUDA implementation is native where it can be: a C++ kernel
+(threadbind/csrc/torch_native.cpp, built with torch.utils.cpp_extension
+on first use into the compile cache's folder) that PyTorch's dispatcher
+calls with no Python on the way; threadbind._launch's Launcher still plans
+each new shape, and the kernel launches from the plan. Where it cannot be
+built (no C++ compiler, no CUDA headers) the implementation is the
+Launcher called from Python, after a warning. ``custom_op(native=...)``
+or $THREADBIND_TORCH_NATIVE ("0" never, "1" always, failing if it cannot)
+decide instead.
 """
+
+import hashlib
+import os
+import sys
+import tempfile
+from pathlib import Path
 
 import re
 import warnings
@@ -30,6 +45,7 @@ import warnings
 import torch
 
 from ._bundle import ThreadBindError
+from ._compile import cache_dir
 from ._ptx import function_entry
 
 _DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16,
@@ -50,17 +66,24 @@ def _schema_type(argument, alias=None):
     return _SCHEMA_TYPES.get(argument["element_type"], "int")
 
 
+def _input_position(spec, index, function, positions):
+    """The operator's position of input argument `spec`, which output
+    `index` is shaped like."""
+    if spec not in positions:
+        raise ThreadBindError(f"{function['name']}: output {index} is "
+                              f"shaped like argument {spec}, which is "
+                              "not an input")
+    return positions[spec]
+
+
 def _output_shape(spec, index, function, inputs, positions):
     """The shape of output argument `index`: from the input argument
     `spec` (an int) names, from `spec(*inputs)`, or the static shape."""
     if callable(spec):
         return tuple(spec(*inputs))
     if isinstance(spec, int):
-        if spec not in positions:
-            raise ThreadBindError(f"{function['name']}: output {index} is "
-                                  f"shaped like argument {spec}, which is "
-                                  "not an input")
-        return tuple(inputs[positions[spec]].shape)
+        return tuple(inputs[_input_position(spec, index, function,
+                                            positions)].shape)
     shape = function["arguments"][index]["shape"]
     if any(n is None for n in shape):
         raise ThreadBindError(
@@ -69,22 +92,95 @@ def _output_shape(spec, index, function, inputs, positions):
     return tuple(shape)
 
 
-def _register(name, schema, run, fake):
-    """Defines operator `name` with `schema`, its CUDA implementation `run`
-    and its fake one; returns its OpOverload (torch.ops.<ns>.<op>.default).
-    torch.library.define and impl, not custom_op: custom_op's own dispatch
-    costs more than the launch itself (bench/results)."""
+# The built native extension, once loaded; the reason it could not be, once
+# that is known (so that it is tried and warned about once a process).
+_native = None
+_native_problem = None
+_native_warned = False
+# A build folder that lives as long as the process, where the cache is off.
+_native_scratch = None
+
+
+def _build_native():
+    """threadbind/csrc/torch_native.cpp, built for this PyTorch and Python
+    into the cache's folder (or a temporary one) and loaded."""
+    global _native_scratch
+    from torch.utils import cpp_extension
+    source = Path(__file__).with_name("csrc") / "torch_native.cpp"
+    digest = hashlib.sha256()
+    for part in (source.read_bytes(), torch.__version__.encode(),
+                 str(torch.version.cuda).encode(), sys.version.encode()):
+        digest.update(part)
+        digest.update(b"\0")
+    key = digest.hexdigest()[:16]
+    root = cache_dir()
+    if root is not None:
+        build = root / "torch-native" / key
+    else:
+        _native_scratch = tempfile.TemporaryDirectory(
+            prefix="threadbind-torch-native-")
+        build = Path(_native_scratch.name)
+    build.mkdir(parents=True, exist_ok=True)
+    return cpp_extension.load(
+        name=f"threadbind_torch_native_{key}", sources=[str(source)],
+        build_directory=str(build), extra_cflags=["-O2"],
+        extra_ldflags=["-ldl"], with_cuda=True, verbose=False)
+
+
+def _native_extension(native):
+    """The native extension, or None where the Python implementation is to
+    be used: `native` False (or $THREADBIND_TORCH_NATIVE=0), or it cannot
+    be built and `native` is None (a warning says why, once)."""
+    global _native, _native_problem
+    if native is None:
+        native = {"0": False, "1": True}.get(
+            os.environ.get("THREADBIND_TORCH_NATIVE", ""))
+    if native is False:
+        return None
+    global _native_warned
+    if _native is None and _native_problem is None:
+        try:
+            _native = _build_native()
+            problem = _native.driver_problem()
+            if problem:
+                _native, _native_problem = None, problem
+        except Exception as error:  # a compiler, header or loader missing
+            _native_problem = f"{type(error).__name__}: {error}".strip()
+    if _native is None and native:
+        raise ThreadBindError("threadbind.torch: native operator kernels "
+                              f"were asked for but cannot be built: "
+                              f"{_native_problem}")
+    if _native is None and not _native_warned:
+        _native_warned = True
+        warnings.warn(
+            "threadbind.torch: operators launch from Python (each call "
+            "costs more), since their native kernels could not be "
+            f"built: {_native_problem}", stacklevel=3)
+    return _native
+
+
+def _register(name, schema, run, fake, native=None):
+    """Defines operator `name` with `schema`, its CUDA implementation (a
+    native kernel when `native` is given, as (extension, arguments of its
+    register_operator), else `run`) and its fake one; returns its
+    OpOverload (torch.ops.<ns>.<op>.default). torch.library.define and
+    impl, not custom_op: custom_op's own dispatch costs more than the
+    launch itself (bench/results)."""
     namespace, _, op_name = name.partition("::")
     if not namespace or not op_name:
         raise ThreadBindError(f"operator name {name!r} is not "
                               "'namespace::name'")
     torch.library.define(name, schema)
-    torch.library.impl(name, "cuda", run)
+    if native is not None:
+        extension, arguments = native
+        extension.register_operator(name, *arguments)
+    else:
+        torch.library.impl(name, "cuda", run)
     torch.library.register_fake(name, fake)
     return getattr(getattr(torch.ops, namespace), op_name).default
 
 
-def custom_op(program, function, *, name=None, outputs=None):
+def custom_op(program, function, *, name=None, outputs=None, native=None):
     """A PyTorch operator for host function `function` of `program` (a
     threadbind.Program), named "threadbind::<function>" unless `name`
     ("namespace::name") says otherwise; returns its OpOverload, which
@@ -99,12 +195,30 @@ def custom_op(program, function, *, name=None, outputs=None):
     write, are allocated on the inputs' device and returned (one Tensor, or
     a tuple), and the operator takes the other arguments.
 
+    `native` (None: as $THREADBIND_TORCH_NATIVE says, else where it can be
+    built) chooses the C++ implementation (see the module's docstring);
+    outputs shaped by a function always use the Python one.
+
     A function the manifest says a caller cannot stand in for (launches in
     a host loop, host copies) runs through the bundle instead, which waits
     for the device before and after each call; a warning says so."""
     described = function_entry(program.manifest, function)
+    arguments = described["arguments"]
+    if outputs:
+        outputs = dict(outputs)
+        _check_outputs(function, arguments, outputs)
+    shaped_by_python = bool(outputs) and any(
+        callable(spec) for spec in outputs.values())
+    if native and (not described["launchable"] or shaped_by_python):
+        raise ThreadBindError(
+            f"{function}: a native operator was asked for, but "
+            + (described["not_launchable"] if not described["launchable"]
+               else "an output is shaped by a Python function"))
+    extension = None
     if described["launchable"]:
         launcher = program.launcher(function)
+        if not shaped_by_python:
+            extension = _native_extension(native)
     else:
         # The bundle runs any host code (loops around launches, copies), in
         # its own order: it waits for the device before and after a call.
@@ -113,10 +227,18 @@ def custom_op(program, function, *, name=None, outputs=None):
             f"{function}: {described['not_launchable']}, so its operator "
             "calls the bundle, which waits for the device before and after",
             stacklevel=2)
-    arguments = described["arguments"]
     if name is None:
         name = "threadbind::" + re.sub(r"\W", "_", function)
     names = [f"arg{i}" for i in range(len(arguments))]
+    is_tensor = [a["kind"] == "memref" for a in arguments]
+
+    def native_registration(written, made):
+        if extension is None:
+            return None
+        scalars, pointers = launcher.native_key()
+        return extension, (launcher.native_plan, is_tensor, written, made,
+                           scalars, pointers)
+
     if not outputs:
         written = [i for i, a in enumerate(arguments)
                    if a["kind"] == "memref" and a["access"] != "read"]
@@ -133,19 +255,9 @@ def custom_op(program, function, *, name=None, outputs=None):
         def fake(*args):
             return None
 
-        return _register(name, schema, run, fake)
+        return _register(name, schema, run, fake,
+                         native_registration(written, []))
 
-    outputs = dict(outputs)
-    for index in outputs:
-        if not 0 <= index < len(arguments) or \
-                arguments[index]["kind"] != "memref":
-            raise ThreadBindError(f"{function}: output {index} is not a "
-                                  "memref argument")
-        if arguments[index]["access"] != "write":
-            raise ThreadBindError(
-                f"{function}: argument {index} is "
-                f"{arguments[index]['access'].replace('-', ' and ')}, so it "
-                "cannot be an output, which starts uninitialised")
     inputs = [i for i in range(len(arguments)) if i not in outputs]
     positions = {index: k for k, index in enumerate(inputs)}
     order = sorted(outputs)
@@ -177,4 +289,31 @@ def custom_op(program, function, *, name=None, outputs=None):
     def fake(*args):
         return result(allocate(args))
 
-    return _register(name, schema, run, fake)
+    made = []
+    if extension is not None:
+        for index in order:
+            spec = outputs[index]
+            if spec is None:
+                # A static shape, checked now rather than at each call.
+                shape = _output_shape(None, index, described, (), positions)
+                made.append((index, arguments[index]["element_type"], -1,
+                             list(shape)))
+            else:
+                made.append((index, arguments[index]["element_type"],
+                             _input_position(spec, index, described,
+                                             positions), []))
+    return _register(name, schema, run, fake, native_registration([], made))
+
+
+def _check_outputs(function, arguments, outputs):
+    """Each output must be a memref argument the function only writes."""
+    for index in outputs:
+        if not 0 <= index < len(arguments) or \
+                arguments[index]["kind"] != "memref":
+            raise ThreadBindError(f"{function}: output {index} is not a "
+                                  "memref argument")
+        if arguments[index]["access"] != "write":
+            raise ThreadBindError(
+                f"{function}: argument {index} is "
+                f"{arguments[index]['access'].replace('-', ' and ')}, so it "
+                "cannot be an output, which starts uninitialised")

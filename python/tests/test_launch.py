@@ -469,3 +469,21 @@ def test_plans_follow_pointers_where_a_condition_compares_bytes(driver):
         axpy(*args)
     kernels = [launch["kernel"] for launch in driver.launches]
     assert kernels[0] == kernels[2] != kernels[1]
+
+
+@pytest.mark.parametrize("scale, message", [
+    (1e300, "float too large to pack"),  # struct raises OverflowError
+    (float("inf"), None),                # an f32 infinity: fine
+])
+def test_scalars_past_their_type_say_which_parameter(kernels, driver, scale,
+                                                     message):
+    saxpy = Launcher(kernels, "saxpy", driver=driver)
+    x, y = CAI((16,)), CAI((16,), pointer=0x8000000)
+    if message is None:
+        saxpy(scale, x, y)
+        assert len(driver.launches) == 1
+        return
+    with pytest.raises(OverflowError, match="saxpy: a parameter of saxpy.* "
+                                            "does not fit its type: " +
+                                            message):
+        saxpy(scale, x, y)

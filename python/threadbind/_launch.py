@@ -423,7 +423,7 @@ class Launcher:
                 filled.append(0)
             try:
                 packed = self._structs[index].pack(*filled)
-            except struct.error as error:
+            except (struct.error, OverflowError) as error:
                 raise OverflowError(
                     f"{self.name}: a parameter of "
                     f"{self.kernels[index]['name']} does not fit its type: "
@@ -511,7 +511,7 @@ class Launcher:
                 try:
                     driver.launch(functions[index], grid, block, shared,
                                   handle, self._structs[index], filled)
-                except struct.error as error:
+                except (struct.error, OverflowError) as error:
                     raise OverflowError(
                         f"{self.name}: a parameter of "
                         f"{self.kernels[index]['name']} does not fit its "

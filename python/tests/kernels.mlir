@@ -115,3 +115,19 @@ func.func @fixed_view(%x: memref<4x?xf64, strided<[?, 2], offset: 3>>,
   }
   return
 }
+
+// y[i] = on ? x[i] + k : x[i]: integer and boolean scalars, which the
+// native torch kernels key their plans on
+func.func @shift_by(%x: memref<?xi32>, %k: i32, %on: i1,
+                    %y: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xi32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xi32>
+    %w = arith.addi %v, %k : i32
+    %r = arith.select %on, %w, %v : i32
+    memref.store %r, %y[%i] : memref<?xi32>
+  }
+  return
+}

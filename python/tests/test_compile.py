@@ -12,7 +12,7 @@ def test_program_holds_every_form(program):
     assert {"axpy_kernel", "rows_kernel", "twice_f16_kernel"} <= names
     entries = [e["name"] for e in program.manifest["entries"]]
     assert entries == ["axpy", "rows", "total", "twice_f16", "padded",
-                       "scale_view", "fixed_view"]
+                       "scale_view", "fixed_view", "shift_by"]
 
 
 def test_cubin_is_an_elf(program):

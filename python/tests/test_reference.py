@@ -13,7 +13,7 @@ from threadbind._abi import DYNAMIC
 
 def test_entries_by_name_and_attribute(bundle):
     assert set(bundle) == {"axpy", "rows", "total", "twice_f16", "padded",
-                           "scale_view", "fixed_view"}
+                           "scale_view", "fixed_view", "shift_by"}
     assert bundle.axpy is bundle["axpy"]
     assert "memref<?xf32>" in repr(bundle.axpy)
     with pytest.raises(KeyError, match="no entry 'nope'; the bundle has"):

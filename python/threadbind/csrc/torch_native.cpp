@@ -13,10 +13,10 @@
 // Launcher. The first call with a new key (the device, each tensor's dtype,
 // sizes and strides, the integer and boolean scalars, and the pointers where
 // a launch condition compares arrays) asks the Launcher through its
-// `native_plan`, which checks the arguments (raising what its own path
-// raises) and answers with each launch's function, grid, block, shared
-// bytes and packed parameters, and the slots a call fills in: pointers,
-// floating-point scalars and device scratch. A call with a known key fills
+// `native_plan`, which checks the arguments (raising what a call through
+// the Launcher raises, passed on unchanged) and answers with each launch's
+// function, grid, block, shared bytes and packed parameters, and the slots
+// a call fills in: pointers, floating-point scalars and device scratch. A call with a known key fills
 // those and launches on the current PyTorch stream of the tensors' device.
 // Nothing synchronises.
 //
@@ -212,34 +212,12 @@ std::string dtypeName(c10::ScalarType type) {
 // The kernel
 //===----------------------------------------------------------------------===//
 
-/// The Python exception pending, rethrown as the c10 error that PyTorch
-/// turns back into the same Python type (TypeError, ValueError; others a
-/// RuntimeError), with its message. Called with the GIL held.
-[[noreturn]] void rethrowPythonError() {
-  PyObject *type = nullptr, *value = nullptr, *traceback = nullptr;
-  PyErr_Fetch(&type, &value, &traceback);
-  PyErr_NormalizeException(&type, &value, &traceback);
-  std::string message = "threadbind: error in the launch planner";
-  if (value) {
-    if (PyObject *text = PyObject_Str(value)) {
-      if (const char *utf8 = PyUnicode_AsUTF8(text))
-        message = utf8;
-      Py_DECREF(text);
-    }
-  }
-  PyErr_Clear();
-  bool isType = type && PyErr_GivenExceptionMatches(type, PyExc_TypeError);
-  bool isValue = type && (PyErr_GivenExceptionMatches(type, PyExc_ValueError) ||
-                          PyErr_GivenExceptionMatches(type,
-                                                      PyExc_OverflowError));
-  Py_XDECREF(type);
-  Py_XDECREF(value);
-  Py_XDECREF(traceback);
-  if (isType)
-    TORCH_CHECK_TYPE(false, message);
-  if (isValue)
-    TORCH_CHECK_VALUE(false, message);
-  TORCH_CHECK(false, message);
+/// Raises OverflowError in the caller, as the Launcher's packing of a
+/// value its parameter cannot hold does.
+[[noreturn]] void raiseOverflow(const std::string &message) {
+  py::gil_scoped_acquire gil;
+  PyErr_SetString(PyExc_OverflowError, message.c_str());
+  throw py::error_already_set();
 }
 
 class NativeKernel final : public c10::OperatorKernel {
@@ -350,6 +328,9 @@ private:
   }
 
   /// The Launcher's plan for these arguments (see the file's comment).
+  /// What the planner raises leaves as py::error_already_set, which
+  /// PyTorch's dispatcher passes through and pybind11 raises again in the
+  /// caller: the same exception, type and message, as the Python kernel's.
   Plan askPlanner(const std::vector<const c10::IValue *> &arguments,
                   int64_t device) const {
     py::gil_scoped_acquire gil;
@@ -401,9 +382,6 @@ private:
       }
       plan.scratch = parts[2].cast<std::vector<uint64_t>>();
       return plan;
-    } catch (py::error_already_set &error) {
-      error.restore();
-      rethrowPythonError();
     } catch (py::cast_error &error) {
       TORCH_CHECK(false, name, ": the launch planner's answer is malformed: ",
                   error.what());
@@ -462,10 +440,10 @@ private:
       for (const Slot &slot : launch.slots)
         if (slot.kind == Slot::Float && slot.extra == Slot::F32) {
           double value = args[slot.index]->toDouble();
-          TORCH_CHECK_VALUE(!std::isinf(static_cast<float>(value)) ||
-                                std::isinf(value),
-                            name, ": argument ", slot.index, " (", value,
-                            ") does not fit an f32");
+          if (std::isinf(static_cast<float>(value)) && !std::isinf(value))
+            raiseOverflow(name + ": argument " + std::to_string(slot.index) +
+                          " (" + c10::str(value) +
+                          ") does not fit its type, f32");
         }
     const Driver &cuda = driver();
     TORCH_CHECK(cuda.problem.empty(), name, ": ", cuda.problem);

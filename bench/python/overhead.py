@@ -2,8 +2,11 @@
 (back to back, many of them) less the kernel's own time (CUDA events), for
 a tiny vector add, through every way of launching one in one process:
 
-  threadbind.torch op      the custom op, in place (torch.ops namespace)
+  threadbind.torch op      the custom op, in place (torch.ops namespace),
+                           its CUDA kernel the native one (C++)
   threadbind.torch out     its functional form (allocates the output)
+  ... Python impl          the same two, their kernel the Launcher called
+                           from Python (custom_op(native=False))
   Launcher                 program.launcher("add") on torch tensors
   bundle                   program.load()["add"] (synchronises each call)
   CuPy RawKernel           the same PTX kernel and launch, through CuPy
@@ -140,11 +143,22 @@ def overhead(program, n, calls):
     functional = threadbind.torch.custom_op(program, "add",
                                             name="tbbench::add_out",
                                             outputs={2: 0})
+    print("RESULT native kernels:",
+          "yes" if threadbind.torch._native is not None else
+          f"no ({threadbind.torch._native_problem})")
+    python_op = threadbind.torch.custom_op(program, "add",
+                                           name="tbbench::add_py",
+                                           native=False)
+    python_functional = threadbind.torch.custom_op(
+        program, "add", name="tbbench::add_out_py", outputs={2: 0},
+        native=False)
     launcher = program.launcher("add")
     bundle = program.load()["add"]
     ways = {
         "threadbind.torch op": lambda: op(x, y, out),
         "threadbind.torch out": lambda: functional(x, y),
+        "threadbind.torch op, Python impl": lambda: python_op(x, y, out),
+        "threadbind.torch out, Python impl": lambda: python_functional(x, y),
         "Launcher": lambda: launcher(x, y, out),
         "bundle": lambda: bundle(x, y, out),
         "torch.add": lambda: torch.add(x, y, out=out),
@@ -173,7 +187,7 @@ def overhead(program, n, calls):
         out.zero_()
         call()
         torch.cuda.synchronize()
-        result = out if name != "threadbind.torch out" else functional(x, y)
+        result = call() if name.startswith("threadbind.torch out") else out
         torch.testing.assert_close(result, x + y)
         wall = wall_per_call(call, calls)
         rows[name] = (wall, kernels[name], wall - kernels[name])

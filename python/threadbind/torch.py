@@ -26,11 +26,11 @@ The CUDA implementation is native where it can be: a C++ kernel
 (threadbind/csrc/torch_native.cpp, built with torch.utils.cpp_extension
 on first use into the compile cache's folder) that PyTorch's dispatcher
 calls with no Python on the way; threadbind._launch's Launcher still plans
-each new shape, and the kernel launches from the plan. Where it cannot be
-built (no C++ compiler, no CUDA headers) the implementation is the
-Launcher called from Python, after a warning. ``custom_op(native=...)``
-or $THREADBIND_TORCH_NATIVE ("0" never, "1" always, failing if it cannot)
-decide instead.
+each new shape, and the kernel launches from the plan. It needs a C++
+compiler and PyTorch's headers, not CUDA's. Where it cannot be built the
+implementation is the Launcher called from Python, after a warning.
+``custom_op(native=...)`` or $THREADBIND_TORCH_NATIVE ("0" never, "1"
+always, failing if it cannot) decide instead.
 """
 
 import hashlib
@@ -124,7 +124,7 @@ def _build_native():
     return cpp_extension.load(
         name=f"threadbind_torch_native_{key}", sources=[str(source)],
         build_directory=str(build), extra_cflags=["-O2"],
-        extra_ldflags=["-ldl"], with_cuda=True, verbose=False)
+        extra_ldflags=["-ldl"], with_cuda=False, verbose=False)
 
 
 def _native_extension(native):

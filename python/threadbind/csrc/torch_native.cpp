@@ -21,7 +21,9 @@
 // Nothing synchronises.
 //
 // The CUDA driver is reached through dlopen, as the Launcher reaches it
-// through ctypes: the extension needs no CUDA library at link time.
+// through ctypes, and PyTorch's current stream through its device-generic
+// stream API: the extension needs neither CUDA's headers nor a CUDA library
+// to build, only a C++ compiler and PyTorch's headers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +34,8 @@
 #include <ATen/core/stack.h>
 #include <ATen/ops/empty.h>
 #include <c10/core/ScalarType.h>
-#include <c10/cuda/CUDAFunctions.h>
-#include <c10/cuda/CUDAStream.h>
+#include <c10/core/Stream.h>
+#include <c10/core/impl/VirtualGuardImpl.h>
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 #include <torch/library.h>
@@ -259,7 +261,9 @@ public:
         device = tensor.get_device();
     }
     if (device < 0)
-      device = c10::cuda::current_device();
+      device = c10::impl::VirtualGuardImpl(c10::DeviceType::CUDA)
+                   .getDevice()
+                   .index();
     for (const Output &output : outputs) {
       std::vector<int64_t> shape =
           output.likeInput >= 0 ? given[output.likeInput].toTensor().sizes().vec()
@@ -453,9 +457,11 @@ private:
       TORCH_CHECK(result == 0, name, ": cuCtxSetCurrent failed: ",
                   cuda.errorName(result));
     }
-    void *stream = c10::cuda::getCurrentCUDAStream(
-                       static_cast<c10::DeviceIndex>(device))
-                       .stream();
+    void *stream =
+        c10::impl::VirtualGuardImpl(c10::DeviceType::CUDA)
+            .getStream(c10::Device(c10::DeviceType::CUDA,
+                                   static_cast<c10::DeviceIndex>(device)))
+            .native_handle();
     // Device scratch in stream order: allocated before the launches and
     // freed after them, nothing waiting.
     std::vector<uint64_t> scratch(plan.scratch.size(), 0);

@@ -14,7 +14,7 @@
 // SCHEMA: valid: 2 functions, 3 kernels, 0 entries
 // SCHEMA-ALL: valid: 2 functions, 3 kernels, 2 entries
 // SCHEMA-ALL-NEXT: valid: 33 functions, 72 kernels, 0 entries
-// SCHEMA-ALL-NEXT: valid: 7 functions, 13 kernels, 7 entries
+// SCHEMA-ALL-NEXT: valid: 8 functions, 14 kernels, 8 entries
 // The default manifest path sits next to the output, named after it.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir
 // RUN: threadbind-compile %S/Inputs/kernels.mlir -o %t.dir/prog.ptx

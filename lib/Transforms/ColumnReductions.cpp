@@ -25,6 +25,13 @@
 // busy enough and needs no combine: the host then runs the loop as it was,
 // which the loop mapping takes.
 //
+// An output's body may end in a parallel loop that updates its column with
+// the result (Gram-Schmidt: r = sum_i q[i] a[i][j], then a[i][j] -= q[i] r
+// for every i, an scf.for that threadbind-parallelize-loop-reductions found
+// to touch an element of its own an iteration). Thread (x, 0) then also
+// leaves the result in workgroup memory; after a second barrier every
+// thread (x, y) reads it and runs the loop's iterations y, y + R, ...
+//
 //===----------------------------------------------------------------------===//
 
 #include "Reductions.h"
@@ -55,8 +62,16 @@ reductions::matchColumnReduction(scf::ParallelOp outer,
   if (outer.getNumLoops() != 1 || threadsPerBlock < 2 * kColumnsPerBlock)
     return Result();
   SmallVector<Operation *> epilogue;
-  scf::ParallelOp inner = findReductionShape(outer, epilogue);
+  scf::ParallelOp update;
+  scf::ParallelOp inner = findReductionShape(outer, epilogue, &update);
   if (!inner || inner.getNumLoops() != 1 || !walksAcrossRows(outer, inner))
+    return Result();
+  // The update's iterations are shared out one dimension at a time; a loop
+  // nested in it would be a loop in a kernel, which nothing maps.
+  if (update && (update.getNumLoops() != 1 ||
+                 update.getBody()
+                     ->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+                     .wasInterrupted()))
     return Result();
   // A loop this mapping cannot take is the loop mapping's, which runs its
   // reduction in each thread and says what is wrong, if anything; nothing
@@ -72,7 +87,7 @@ reductions::matchColumnReduction(scf::ParallelOp outer,
     if (!reduction.getType().isIntOrFloat())
       return Result();
   return Result(ColumnReduction{outer, inner, std::move(*reductions),
-                                std::move(epilogue)});
+                                std::move(epilogue), update});
 }
 
 /// Clones the ops of `outer`'s body before `inner` through `mapping`: the
@@ -84,6 +99,52 @@ static void clonePrologue(RewriterBase &rewriter, scf::ParallelOp outer,
       break;
     rewriter.clone(op, mapping);
   }
+}
+
+/// Thread (x, y)'s share of `col.update` for the output at `iv`: the
+/// iterations y, y + rows, ..., with the reductions' results read from
+/// row 0 of `parts` and what the loop uses from the output's body made
+/// again.
+static void emitSharedUpdate(RewriterBase &rewriter, const ColumnReduction &col,
+                             Value iv, ValueRange parts, Value tx, Value ty,
+                             int64_t rows) {
+  scf::ParallelOp outer = col.outer, inner = col.inner;
+  scf::ParallelOp update = col.update;
+  Location loc = update.getLoc();
+  IRMapping mapping;
+  mapping.map(outer.getInductionVars().front(), iv);
+  clonePrologue(rewriter, outer, inner, mapping);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  unsigned buffer = 0;
+  for (auto [reduction, result] :
+       llvm::zip_equal(col.reductions, inner.getResults())) {
+    mapping.map(result, memref::LoadOp::create(rewriter, loc, parts[buffer],
+                                               ValueRange{zero, tx}));
+    buffer += reduction.identity ? 1 : 2;
+  }
+  // Between the reduction and the loop there are only pure ops and the
+  // epilogue's stores, which the leader made.
+  for (Operation *op = inner->getNextNode(); op != update.getOperation();
+       op = op->getNextNode())
+    if (!isa<memref::StoreOp>(op))
+      rewriter.clone(*op, mapping);
+  Value lb = mapping.lookupOrDefault(update.getLowerBound().front());
+  Value step = mapping.lookupOrDefault(update.getStep().front());
+  Value trips = createTripCount(
+      rewriter, loc, lb, mapping.lookupOrDefault(update.getUpperBound().front()),
+      step);
+  auto share = scf::ForOp::create(
+      rewriter, loc, ty, trips,
+      arith::ConstantIndexOp::create(rewriter, loc, rows));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(share.getBody()->getTerminator());
+  mapping.map(update.getInductionVars().front(),
+              arith::AddIOp::create(
+                  rewriter, loc, lb,
+                  arith::MulIOp::create(rewriter, loc,
+                                        share.getInductionVar(), step)));
+  for (Operation &op : update.getBody()->without_terminator())
+    rewriter.clone(op, mapping);
 }
 
 /// The split kernel: a block for each kColumnsPerBlock outputs, `rows`
@@ -212,6 +273,23 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
     mapping.map(result, combineInit(rewriter, loc, reduction,
                                     mapping.lookupOrDefault(init), total));
   replayEpilogue(rewriter, inner, col.epilogue, mapping);
+  if (col.update) {
+    // The leader leaves the results in row 0 of the parts, which no thread
+    // reads again, for every thread of the column after a second barrier.
+    buffer = 0;
+    for (auto [reduction, result] :
+         llvm::zip_equal(col.reductions, inner.getResults())) {
+      memref::StoreOp::create(rewriter, loc, mapping.lookup(result),
+                              parts[buffer], ValueRange{cst(0), tx});
+      buffer += reduction.identity ? 1 : 2;
+    }
+    rewriter.setInsertionPointAfter(ifLeader);
+    gpu::BarrierOp::create(rewriter, loc);
+    auto ifInside = scf::IfOp::create(rewriter, loc, inside,
+                                      /*withElseRegion=*/false);
+    rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+    emitSharedUpdate(rewriter, col, iv, parts, tx, ty, rows);
+  }
   rewriter.setInsertionPointAfter(launch);
   guardOnPositive(rewriter, launch, columns);
 }
@@ -235,14 +313,20 @@ void reductions::mapColumnReduction(RewriterBase &rewriter,
       threads);
   Value few = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
                                     columns, resident);
-  if (options.emitRemarks)
-    outer.emitRemark("column reduction mapped: while there are fewer outputs "
-                     "than the device holds threads, blocks of ")
+  if (options.emitRemarks) {
+    InFlightDiagnostic remark =
+        outer.emitRemark("column reduction mapped: while there are fewer "
+                         "outputs than the device holds threads, blocks of ")
         << kColumnsPerBlock << "x" << rows << " threads, " << rows
         << " threads folding each of " << kColumnsPerBlock
         << " outputs (its loads coalesced across the outputs) and combining "
-           "through workgroup memory; with more outputs, a thread an output "
-           "as the loop mapping gives";
+           "through workgroup memory";
+    if (col.update)
+      remark << ", then the rows of threads share the loop that follows the "
+                "reduction";
+    remark << "; with more outputs, a thread an output as the loop mapping "
+              "gives";
+  }
   auto ifFew = scf::IfOp::create(rewriter, loc, few, /*withElse=*/true);
   rewriter.setInsertionPoint(ifFew.thenBlock()->getTerminator());
   emitSplitKernel(rewriter, col, columns, rows, unroll, options.vectorBytes);

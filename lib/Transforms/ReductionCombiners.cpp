@@ -199,7 +199,7 @@ static bool isDefinedBefore(Value value, scf::ParallelOp loop) {
 LogicalResult
 reductions::collectEpilogue(scf::ParallelOp loop,
                             SmallVectorImpl<Operation *> &epilogue,
-                            bool report) {
+                            bool report, Operation *skip) {
   auto refuse = [&](Operation *op, const Twine &why) {
     if (report)
       op->emitOpError(why);
@@ -214,6 +214,8 @@ reductions::collectEpilogue(scf::ParallelOp loop,
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
+      if (skip && skip->isAncestor(user))
+        continue;
       if (user->getBlock() != block)
         return refuse(user, "uses a reduction result in another block; "
                             "threadbind-map-reductions moves the pure ops and "

@@ -77,9 +77,11 @@ Operation *getArgumentCombiner(Block &body);
 /// or of the results, after the loop in its block, in program order; no
 /// other op between the loop and the last of them touches memory. Fails,
 /// with an error at the offending use when `report`, on any other use.
+/// Uses inside `skip` (an op after the loop that its caller handles) are
+/// left out.
 LogicalResult collectEpilogue(scf::ParallelOp loop,
                               SmallVectorImpl<Operation *> &epilogue,
-                              bool report);
+                              bool report, Operation *skip = nullptr);
 
 /// Clones `loop`'s `epilogue` at `builder`'s insertion point through
 /// `mapping`, which maps the loop's results to the values that replace
@@ -216,9 +218,12 @@ void mapRowReduction(RewriterBase &rewriter, RowReduction &row,
 /// The reduction loop of `outer`, of any number of dimensions, if its body
 /// is pure operations and loads, one reduction loop, and pure operations
 /// and the stores of what is computed from the reduction (which `epilogue`
-/// gets); null otherwise.
+/// gets); null otherwise. Where `update` is given, the body may end in an
+/// scf.parallel without reductions after the reduction loop, which is left
+/// to the caller and returned there (null if there is none).
 scf::ParallelOp findReductionShape(scf::ParallelOp outer,
-                                   SmallVectorImpl<Operation *> &epilogue);
+                                   SmallVectorImpl<Operation *> &epilogue,
+                                   scf::ParallelOp *update = nullptr);
 
 /// Whether the loads of `inner`, the reduction loop of `outer`, coalesce
 /// better with a thread an iteration of `outer` than with the threads of a
@@ -232,6 +237,10 @@ struct ColumnReduction {
   scf::ParallelOp inner;
   SmallVector<Reduction> reductions;
   SmallVector<Operation *> epilogue;
+  /// A 1-D parallel loop after the reduction, the last op of the output's
+  /// body (Gram-Schmidt's a[i][j] -= q[i] * r over i): the block's rows of
+  /// threads share it too. Null if there is none.
+  scf::ParallelOp update;
 };
 
 /// The column reduction `outer` is, if it is one that blocks of
@@ -242,8 +251,9 @@ matchColumnReduction(scf::ParallelOp outer, int64_t threadsPerBlock);
 
 /// Replaces `col.outer` by a choice the host makes at run time: with fewer
 /// outputs than the device holds threads, blocks of 32 outputs whose rows
-/// of threads split each reduction and combine through workgroup memory;
-/// otherwise the loop as it was, which the loop mapping takes.
+/// of threads split each reduction and combine through workgroup memory
+/// (and share the loop after it, if any); otherwise the loop as it was,
+/// which the loop mapping takes.
 void mapColumnReduction(RewriterBase &rewriter, ColumnReduction &col,
                         const MapReductionsPassOptions &options);
 

@@ -71,11 +71,25 @@ bool reductions::walksAcrossRows(scf::ParallelOp outer,
 
 scf::ParallelOp
 reductions::findReductionShape(scf::ParallelOp outer,
-                               SmallVectorImpl<Operation *> &epilogue) {
+                               SmallVectorImpl<Operation *> &epilogue,
+                               scf::ParallelOp *update) {
   if (!outer.getInitVals().empty())
     return nullptr;
+  scf::ParallelOp trailing;
+  if (update) {
+    *update = nullptr;
+    trailing = dyn_cast_or_null<scf::ParallelOp>(
+        outer.getBody()->getTerminator()->getPrevNode());
+    if (trailing && !trailing.getInitVals().empty())
+      trailing = nullptr;
+  }
   scf::ParallelOp inner;
   for (Operation &op : outer.getBody()->without_terminator()) {
+    if (&op == trailing.getOperation()) {
+      if (!inner)
+        return nullptr;
+      continue;
+    }
     auto nested = dyn_cast<scf::ParallelOp>(op);
     if (!nested) {
       // Before the reduction loop, pure operations and loads (each thread
@@ -100,11 +114,13 @@ reductions::findReductionShape(scf::ParallelOp outer,
   if (!inner)
     return nullptr;
   // Every store after the reduction stores what is computed from it.
-  if (failed(collectEpilogue(inner, epilogue, /*report=*/false)))
+  if (failed(collectEpilogue(inner, epilogue, /*report=*/false, trailing)))
     return nullptr;
   for (Operation *op = inner->getNextNode(); op; op = op->getNextNode())
     if (isa<memref::StoreOp>(op) && !llvm::is_contained(epilogue, op))
       return nullptr;
+  if (update)
+    *update = trailing;
   return inner;
 }
 

@@ -270,10 +270,13 @@ def MapReductionsPass : Pass<"threadbind-map-reductions", "ModuleOp"> {
     block / 32)-th element of the 32 reductions, its loads coalesced across
     the outputs, the partial results meet in workgroup memory after a
     `gpu.barrier`, and the first row combines them in order, adds the init
-    value and does what the loop did with the result. With more outputs
-    the host runs the loop as it was, a thread an output, by the loop
-    mapping. `split-columns=false` leaves every such loop to the loop
-    mapping.
+    value and does what the loop did with the result. An output's body may
+    end in a 1-D parallel loop that follows the reduction (Gram-Schmidt's
+    update of the column with the projection): the first row then leaves
+    the result in workgroup memory, and after a second barrier the rows of
+    threads share that loop's iterations. With more outputs the host runs
+    the loop as it was, a thread an output, by the loop mapping.
+    `split-columns=false` leaves every such loop to the loop mapping.
 
     A parallel loop whose iterations each run a program over a row runs one
     block per iteration: its body may hold several 1-D reductions (each

@@ -21,7 +21,8 @@ What a case holds (all drawn from the seed):
 - a body of arithmetic with uniform conditions (on a scalar argument) and
   divergent ones (on an induction variable or a loaded value), stores in
   one side or both;
-- or a reduction (sum, max, min) over 1 dimension, full or per row;
+- or a reduction (sum, max, min) over 1 dimension, full or per row (a
+  row along or across memory), the row then updated with the result;
 - or a loop of 1 or 2 dimensions whose bounds and steps sit near the
   ends of the index type (steps up to 2^62, bounds at -2^63, 2^31, 2^32,
   2^62 and INT64_MAX), static or passed in, storing at its iteration

@@ -432,6 +432,11 @@ class Case:
         # value in iter_args, as people write it; the mapping makes it
         # parallel (threadbind-parallelize-loop-reductions).
         as_for = not full2d and rng.random() < 0.3
+        # A loop after a row's reduction that updates the row with the
+        # result, an element an iteration (Gram-Schmidt's projection), over
+        # a range of its own: the column split shares it out.
+        update = rows and rng.random() < 0.4
+        update_lb, update_step = rng.choice([0, 1]), rng.choice([1, 1, 3])
         if full2d:
             m = rng.randint(0, 40)
             n = rng.randint(0, 200)
@@ -486,6 +491,16 @@ class Case:
         where = "%r" if rows else "%c0"
         self.emit(f"    memref.store {stored}, %out[{where}] : "
                   f"memref<{'?' if rows else '1'}x{t}>")
+        if update:
+            sub = "subf" if is_float(t) else "subi"
+            self.emit(f"    %ulb = arith.constant {update_lb} : index")
+            self.emit(f"    %ust = arith.constant {update_step} : index")
+            self.emit("    scf.for %j = %ulb to %n step %ust {")
+            at = "%j, %r" if columns else "%r, %j"
+            self.emit(f"      %y = memref.load %in0[{at}] : {mt(shape)}")
+            self.emit(f"      %z = arith.{sub} %y, {stored} : {t}")
+            self.emit(f"      memref.store %z, %in0[{at}] : {mt(shape)}")
+            self.emit("    }")
         if rows:
             self.emit("    scf.reduce")
             self.emit("  }")
@@ -497,7 +512,7 @@ class Case:
             f"memref<{'?' if rows else '1'}x{t}>")
         self.shapes = {"in0": shape, "out": outshape}
         self.scalars = [("flagi", "i32", 0), ("s", t, rng.randint(-3, 3))]
-        self.results = ["out"]
+        self.results = ["out", "in0"] if update else ["out"]
 
     def build_matmul(self):
         """A matmul-shaped nest: each output (i, j) runs a loop over k from

@@ -14,6 +14,8 @@
 #ifndef THREADBIND_LIB_RUNTIME_DRIVERSTATE_H
 #define THREADBIND_LIB_RUNTIME_DRIVERSTATE_H
 
+#include "LaunchLog.h"
+
 #include "threadbind/Runtime/Runtime.h"
 
 #include <cstddef>
@@ -118,6 +120,10 @@ struct Module {
 struct FunctionInfo {
   std::string name;
   int registers = -1, localBytes = -1, staticSharedBytes = -1;
+  /// Resident blocks a multiprocessor, by threads a block (high 32 bits)
+  /// and dynamic shared bytes: asked of the driver once each, since a
+  /// launch record needs it on every launch.
+  std::unordered_map<uint64_t, int32_t> residentBlocks;
 };
 
 struct Launch {
@@ -138,7 +144,9 @@ struct State {
   std::string firstError;
   std::vector<CUstream> freeStreams;
   std::unordered_map<CUfunction, FunctionInfo> functions;
-  std::vector<Launch> launches;
+  /// Every launch since the last threadbind_clear_launches, the records of
+  /// the last 65536 kept.
+  LaunchLog<Launch> launches{size_t(1) << 16};
   /// Modules the lowered host code registered, to find kernels by name.
   std::vector<Module *> modules;
   std::unordered_map<std::string, int64_t> residentBlocks;
@@ -168,6 +176,9 @@ bool ready();
 /// The name, registers and memory of `function`, read from the driver
 /// once. Call with the state's mutex held.
 FunctionInfo &functionInfo(CUfunction function);
+
+/// Destroys a timed launch's events.
+void destroyEvents(Launch &launch);
 
 /// How many blocks of `threads` threads of `function` fit on one
 /// multiprocessor (from the thread limits where `function` is null).

@@ -144,8 +144,13 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
     r.localBytes = info.localBytes;
     r.staticSharedBytes = info.staticSharedBytes;
     int64_t threads = blockX * blockY * blockZ;
-    r.activeBlocksPerMultiprocessor = static_cast<int32_t>(
-        blocksPerMultiprocessor(function, threads, sharedBytes));
+    uint64_t shape = static_cast<uint64_t>(threads) << 32 |
+                     static_cast<uint32_t>(sharedBytes);
+    auto [cached, isNew] = info.residentBlocks.try_emplace(shape, 0);
+    if (isNew)
+      cached->second = static_cast<int32_t>(
+          blocksPerMultiprocessor(function, threads, sharedBytes));
+    r.activeBlocksPerMultiprocessor = cached->second;
     r.occupancy = s.info.maxThreadsPerMultiprocessor
                       ? double(r.activeBlocksPerMultiprocessor * threads) /
                             s.info.maxThreadsPerMultiprocessor
@@ -171,7 +176,8 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   if (isHostStream(stream))
     hostStream.pending = true;
   std::lock_guard<std::mutex> lock(s.mutex);
-  s.launches.push_back(launch);
+  if (std::optional<Launch> dropped = s.launches.push(launch))
+    destroyEvents(*dropped);
 }
 
 void *mgpuStreamCreate() {

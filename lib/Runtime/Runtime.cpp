@@ -226,6 +226,15 @@ bool loadModule(Module &module) {
   return true;
 }
 
+void destroyEvents(Launch &launch) {
+  State &s = state();
+  if (launch.start)
+    check(s.cu.cuEventDestroy(launch.start), "cuEventDestroy");
+  if (launch.stop)
+    check(s.cu.cuEventDestroy(launch.stop), "cuEventDestroy");
+  launch.start = launch.stop = nullptr;
+}
+
 FunctionInfo &functionInfo(CUfunction function) {
   State &s = state();
   FunctionInfo &info = s.functions[function];
@@ -509,15 +518,16 @@ void threadbind_set_launch_timing(int enabled) { state().timing = enabled; }
 int64_t threadbind_launch_count(void) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
-  return static_cast<int64_t>(s.launches.size());
+  return s.launches.count();
 }
 
 int threadbind_launch_record(int64_t index, ThreadBindLaunchRecord *record) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
-  if (index < 0 || index >= static_cast<int64_t>(s.launches.size()))
+  Launch *found = s.launches.find(index);
+  if (!found)
     return 1;
-  Launch &launch = s.launches[index];
+  Launch &launch = *found;
   if (launch.start && launch.record.milliseconds < 0) {
     float ms = 0;
     if (check(s.cu.cuEventSynchronize(launch.stop), "cuEventSynchronize") &&
@@ -532,13 +542,8 @@ int threadbind_launch_record(int64_t index, ThreadBindLaunchRecord *record) {
 void threadbind_clear_launches(void) {
   State &s = state();
   std::lock_guard<std::mutex> lock(s.mutex);
-  for (Launch &launch : s.launches) {
-    if (launch.start)
-      check(s.cu.cuEventDestroy(launch.start), "cuEventDestroy");
-    if (launch.stop)
-      check(s.cu.cuEventDestroy(launch.stop), "cuEventDestroy");
-  }
-  s.launches.clear();
+  for (Launch &launch : s.launches.clear())
+    destroyEvents(launch);
 }
 
 } // extern "C"

@@ -423,7 +423,7 @@ class Entry:
             self._gpu(pointers)
             runtime.synchronize()
             if not self._bundle._recording:
-                runtime.clear_launches()  # the runtime keeps every record
+                runtime.clear_launches()  # no one asked for the records
             for staging, pointer, value, view in copies:
                 runtime.copy_to_host(staging, pointer, staging.nbytes)
                 if view is not value:
@@ -498,17 +498,21 @@ class _Runtime:
         self._lib.threadbind_clear_launches()
 
     def launches(self):
-        """Every launch recorded since the last clear_launches, timed ones
-        waiting for their events."""
+        """The launches recorded since the last clear_launches, in order,
+        timed ones waiting for their events: the last 65536 of them (the
+        runtime keeps no older records)."""
         launches = []
-        for index in range(self._lib.threadbind_launch_count()):
+        index = self._lib.threadbind_launch_count() - 1
+        while index >= 0:
             r = _LaunchRecord()
-            self._check(self._lib.threadbind_launch_record(
-                index, ctypes.byref(r)), "launch record")
+            if self._lib.threadbind_launch_record(index, ctypes.byref(r)):
+                break  # older records are no longer kept
+            index -= 1
             launches.append(Launch(
                 r.kernel.decode(), tuple(r.grid), tuple(r.block), r.registers,
                 r.localBytes, r.staticSharedBytes + r.dynamicSharedBytes,
                 r.occupancy, r.milliseconds if r.milliseconds >= 0 else None))
+        launches.reverse()
         return launches
 
 

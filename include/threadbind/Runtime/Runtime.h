@@ -105,7 +105,10 @@ int threadbind_launch_timed(void *function, const int64_t grid[3],
 int threadbind_copy_device_timed(void *dst, const void *src, size_t bytes,
                                  double *milliseconds);
 
-/* Every kernel launch is recorded, with the kernel's resources. */
+/* Every kernel launch is counted and recorded, with the kernel's
+ * resources; the records of the last 65536 launches since the last clear
+ * are kept (threadbind_launch_record fails for older ones), so a program
+ * that launches for ever holds no more. */
 typedef struct ThreadBindLaunchRecord {
   char kernel[128];
   int64_t grid[3];

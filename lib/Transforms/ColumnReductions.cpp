@@ -46,6 +46,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
@@ -54,6 +55,38 @@ using namespace mlir::threadbind::reductions;
 /// Outputs a block takes: a warp's width, so each row of them is one
 /// coalesced access.
 static constexpr int64_t kColumnsPerBlock = GpuLimits::kWarpSize;
+
+/// The ops of `outer`'s body before `inner` that `update` uses, directly or
+/// through the pure ops between `inner` and `update`, in order; failure
+/// where one is not pure (a load: every thread would make it again after
+/// the leader's stores, which may have changed what it reads).
+static FailureOr<SmallVector<Operation *>>
+collectUpdatePrologue(scf::ParallelOp outer, scf::ParallelOp inner,
+                      scf::ParallelOp update) {
+  Block *body = outer.getBody();
+  llvm::SetVector<Value> worklist;
+  getUsedValuesDefinedAbove(update.getRegion(), worklist);
+  worklist.insert(update->getOperands().begin(), update->getOperands().end());
+  for (Operation *op = inner->getNextNode(); op != update.getOperation();
+       op = op->getNextNode())
+    if (!isa<memref::StoreOp>(op))
+      worklist.insert(op->getOperands().begin(), op->getOperands().end());
+  llvm::SmallPtrSet<Operation *, 8> needed;
+  for (size_t i = 0; i < worklist.size(); ++i) {
+    Operation *def = worklist[i].getDefiningOp();
+    if (!def || def->getBlock() != body || !def->isBeforeInBlock(inner))
+      continue;
+    if (!isPure(def))
+      return failure();
+    if (needed.insert(def).second)
+      worklist.insert(def->getOperands().begin(), def->getOperands().end());
+  }
+  SmallVector<Operation *> ordered;
+  for (Operation &op : *body)
+    if (needed.contains(&op))
+      ordered.push_back(&op);
+  return ordered;
+}
 
 FailureOr<std::optional<ColumnReduction>>
 reductions::matchColumnReduction(scf::ParallelOp outer,
@@ -68,11 +101,18 @@ reductions::matchColumnReduction(scf::ParallelOp outer,
     return Result();
   // The update's iterations are shared out one dimension at a time; a loop
   // nested in it would be a loop in a kernel, which nothing maps.
-  if (update && (update.getNumLoops() != 1 ||
-                 update.getBody()
-                     ->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
-                     .wasInterrupted()))
-    return Result();
+  SmallVector<Operation *> updatePrologue;
+  if (update) {
+    auto isLoop = [](scf::ParallelOp) { return WalkResult::interrupt(); };
+    if (update.getNumLoops() != 1 ||
+        update.getBody()->walk(isLoop).wasInterrupted())
+      return Result();
+    FailureOr<SmallVector<Operation *>> prologue =
+        collectUpdatePrologue(outer, inner, update);
+    if (failed(prologue))
+      return Result();
+    updatePrologue = std::move(*prologue);
+  }
   // A loop this mapping cannot take is the loop mapping's, which runs its
   // reduction in each thread and says what is wrong, if anything; nothing
   // is reported from here.
@@ -87,7 +127,8 @@ reductions::matchColumnReduction(scf::ParallelOp outer,
     if (!reduction.getType().isIntOrFloat())
       return Result();
   return Result(ColumnReduction{outer, inner, std::move(*reductions),
-                                std::move(epilogue), update});
+                                std::move(epilogue), update,
+                                std::move(updatePrologue)});
 }
 
 /// Clones the ops of `outer`'s body before `inner` through `mapping`: the
@@ -103,8 +144,8 @@ static void clonePrologue(RewriterBase &rewriter, scf::ParallelOp outer,
 
 /// Thread (x, y)'s share of `col.update` for the output at `iv`: the
 /// iterations y, y + rows, ..., with the reductions' results read from
-/// row 0 of `parts` and what the loop uses from the output's body made
-/// again.
+/// row 0 of `parts` and the pure ops the loop uses from the output's body
+/// made again.
 static void emitSharedUpdate(RewriterBase &rewriter, const ColumnReduction &col,
                              Value iv, ValueRange parts, Value tx, Value ty,
                              int64_t rows) {
@@ -113,7 +154,8 @@ static void emitSharedUpdate(RewriterBase &rewriter, const ColumnReduction &col,
   Location loc = update.getLoc();
   IRMapping mapping;
   mapping.map(outer.getInductionVars().front(), iv);
-  clonePrologue(rewriter, outer, inner, mapping);
+  for (Operation *op : col.updatePrologue)
+    rewriter.clone(*op, mapping);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
   unsigned buffer = 0;
   for (auto [reduction, result] :

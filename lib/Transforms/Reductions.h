@@ -241,6 +241,9 @@ struct ColumnReduction {
   /// body (Gram-Schmidt's a[i][j] -= q[i] * r over i): the block's rows of
   /// threads share it too. Null if there is none.
   scf::ParallelOp update;
+  /// The ops before the reduction that `update` uses, all pure, in order:
+  /// every thread makes them again.
+  SmallVector<Operation *> updatePrologue;
 };
 
 /// The column reduction `outer` is, if it is one that blocks of

@@ -6,8 +6,9 @@
 // emulation against the original at empty, one-element, ragged (31x33,
 // 33x31) and 1000x777 sizes: the projection, an i32 loop with two results
 // updating every other row from the second with a value computed from both,
-// and an update whose iterations depend on each other (a running sum down
-// the column), which stays a thread an output; under the default options
+// and two that stay a thread an output: an update whose iterations depend
+// on each other (a running sum down the column), and one that uses a value
+// loaded before the sum from where the sum is stored; under the default options
 // (8 rows of threads), 64-thread blocks (2 rows), one resident 64-thread
 // block (more than 64 outputs take a thread an output) and the split turned
 // off. All values are small integers, so every order of the sums gives the
@@ -49,26 +50,34 @@
 // CHECK:               memref.store %{{.*}}, %arg1
 // CHECK-LABEL: func.func @odd_rows(
 // CHECK:         workgroup(%{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x32xi32, #gpu.address_space<workgroup>>)
+// CHECK-LABEL: func.func @from_memory(
+// CHECK-NOT:     workgroup(
 // CHECK-LABEL: func.func @running(
 // CHECK-NOT:     workgroup(
 
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 // OUT: project
 // OUT: odd_rows
+// OUT: from_memory
 // OUT: running
 
 // r[j] = sum_i q[i] a[i][j]; a[i][j] -= q[i] r[j] for every i.
@@ -127,6 +136,32 @@ func.func @odd_rows(%a: memref<?x?xi32>, %lo: memref<?xi32>) {
       %v = memref.load %a[%i, %j] : memref<?x?xi32>
       %w = arith.addi %v, %d : i32
       memref.store %w, %a[%i, %j] : memref<?x?xi32>
+    }
+  }
+  return
+}
+
+// r[j] += sum_i a[i][j], the sum starting from r[j] as loaded; then every
+// row gets the loaded value added. The update uses a load made before the
+// sum, which the leader's store changes: threads making it again would
+// read the new r[j], so the column is not split.
+func.func @from_memory(%a: memref<?x?xf32>, %r: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf32>
+  %n = memref.dim %a, %c1 : memref<?x?xf32>
+  scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+    %init = memref.load %r[%j] : memref<?xf32>
+    %s = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %init) -> f32 {
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
+      %t = arith.addf %acc, %v : f32
+      scf.yield %t : f32
+    }
+    memref.store %s, %r[%j] : memref<?xf32>
+    scf.for %i = %c0 to %m step %c1 {
+      %v = memref.load %a[%i, %j] : memref<?x?xf32>
+      %w = arith.addf %v, %init : f32
+      memref.store %w, %a[%i, %j] : memref<?x?xf32>
     }
   }
   return
@@ -295,6 +330,16 @@ func.func @run(%m: index, %n: index) {
   vector.print %is3 : i64
   %is4 = arith.fptosi %s4 : f64 to i64
   vector.print %is4 : i64
+  call @fill(%a) : (memref<?x?xf32>) -> ()
+  call @fill1(%r) : (memref<?xf32>) -> ()
+  call @from_memory(%a, %r) : (memref<?x?xf32>, memref<?xf32>) -> ()
+  %s7 = call @checksum2(%a) : (memref<?x?xf32>) -> f64
+  %s8 = call @checksum1(%r) : (memref<?xf32>) -> f64
+  %is7 = arith.fptosi %s7 : f64 to i64
+  %is8 = arith.fptosi %s8 : f64 to i64
+  vector.print str "from_memory "
+  vector.print %is7 : i64
+  vector.print %is8 : i64
   call @fill(%a) : (memref<?x?xf32>) -> ()
   call @running(%a, %r) : (memref<?x?xf32>, memref<?xf32>) -> ()
   %s5 = call @checksum2(%a) : (memref<?x?xf32>) -> f64

@@ -142,6 +142,18 @@ static void clonePrologue(RewriterBase &rewriter, scf::ParallelOp outer,
   }
 }
 
+/// Where each reduction's values lie among the parts: its buffer's index,
+/// the next buffer holding its flags where its combiner has no identity.
+static SmallVector<unsigned> getValueBuffers(ArrayRef<Reduction> reductions) {
+  SmallVector<unsigned> at;
+  unsigned next = 0;
+  for (const Reduction &reduction : reductions) {
+    at.push_back(next);
+    next += reduction.identity ? 1 : 2;
+  }
+  return at;
+}
+
 /// Thread (x, y)'s share of `col.update` for the output at `iv`: the
 /// iterations y, y + rows, ..., with the reductions' results read from
 /// row 0 of `parts` and the pure ops the loop uses from the output's body
@@ -157,13 +169,10 @@ static void emitSharedUpdate(RewriterBase &rewriter, const ColumnReduction &col,
   for (Operation *op : col.updatePrologue)
     rewriter.clone(*op, mapping);
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  unsigned buffer = 0;
-  for (auto [reduction, result] :
-       llvm::zip_equal(col.reductions, inner.getResults())) {
+  for (auto [result, buffer] : llvm::zip_equal(
+           inner.getResults(), getValueBuffers(col.reductions)))
     mapping.map(result, memref::LoadOp::create(rewriter, loc, parts[buffer],
                                                ValueRange{zero, tx}));
-    buffer += reduction.identity ? 1 : 2;
-  }
   // Between the reduction and the loop there are only pure ops and the
   // epilogue's stores, which the leader made.
   for (Operation *op = inner->getNextNode(); op != update.getOperation();
@@ -271,11 +280,9 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
           arith::ExtUIOp::create(rewriter, loc, rewriter.getI8Type(), p.valid),
           parts[buffer + 1], ValueRange{y, tx});
   };
-  unsigned buffer = 0;
-  for (Partial p : accs) {
+  SmallVector<unsigned> valueBuffers = getValueBuffers(col.reductions);
+  for (auto [p, buffer] : llvm::zip_equal(accs, valueBuffers))
     store(p, buffer, ty);
-    buffer += p.valid ? 2 : 1;
-  }
   gpu::BarrierOp::create(rewriter, loc);
 
   // Thread (x, 0) combines the column's parts in order, so the result is
@@ -301,14 +308,13 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
     return p;
   };
   SmallVector<Partial> totals;
-  buffer = 0;
-  for (const Reduction &reduction : col.reductions) {
+  for (auto [reduction, buffer] :
+       llvm::zip_equal(col.reductions, valueBuffers)) {
     Partial total = load(reduction, buffer, cst(0));
     for (int64_t y = 1; y < rows; ++y)
       total = merge(rewriter, loc, reduction, total,
                     load(reduction, buffer, cst(y)));
     totals.push_back(total);
-    buffer += reduction.identity ? 1 : 2;
   }
   for (auto [reduction, init, total, result] : llvm::zip_equal(
            col.reductions, inner.getInitVals(), totals, inner.getResults()))
@@ -318,13 +324,10 @@ static void emitSplitKernel(RewriterBase &rewriter, const ColumnReduction &col,
   if (col.update) {
     // The leader leaves the results in row 0 of the parts, which no thread
     // reads again, for every thread of the column after a second barrier.
-    buffer = 0;
-    for (auto [reduction, result] :
-         llvm::zip_equal(col.reductions, inner.getResults())) {
+    for (auto [result, buffer] :
+         llvm::zip_equal(inner.getResults(), valueBuffers))
       memref::StoreOp::create(rewriter, loc, mapping.lookup(result),
                               parts[buffer], ValueRange{cst(0), tx});
-      buffer += reduction.identity ? 1 : 2;
-    }
     rewriter.setInsertionPointAfter(ifLeader);
     gpu::BarrierOp::create(rewriter, loc);
     auto ifInside = scf::IfOp::create(rewriter, loc, inside,

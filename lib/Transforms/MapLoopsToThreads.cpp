@@ -497,7 +497,8 @@ static Value pick(const gpu::KernelDim3 &v, unsigned g) {
 
 /// Whether `loop`'s accesses read or write some memref at two places along
 /// its unit-stride dimension that move with dimension `d` (a stencil: a[j]
-/// and a[j - 1]), which no widening takes.
+/// and a[j - 1]). The distance is not weighed: widening would take two
+/// places a whole number of vectors apart, which this counts too.
 static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
   IndexCoefficients along(loop.getInductionVars()[d]);
   llvm::DenseMap<Value, Value> seen; // memref -> its first such index
@@ -532,7 +533,7 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
 /// hand-written kernels start their threads at 0 and skip the edge. On an
 /// H200 (bench/results/2026-11-27-stencil-align-h200.md) fdtd-2d's ex
 /// update ran 43% longer than its twin's without, and the benchmark became
-/// 18% faster with; but in 3-D nests the test raised conv3d's kernel from
+/// 19% faster with; but in 3-D nests the test raised conv3d's kernel from
 /// 32 to 40 registers and lost a quarter of its occupancy (39% slower,
 /// where heat-3d gained 22%), so nests of more than two dimensions keep
 /// their bounds.

@@ -28,13 +28,12 @@
 // Where the tiles are many (a block for every multiprocessor at 8x8 a
 // thread, or else at 4x4 or 2x2), the k loop runs through workgroup
 // memory instead: every kStageDepth steps of k, the block reads the rows
-// of its tile of each
-// load that depends on the row alone, and the columns of each that
-// depends on the column alone, into workgroup memory (each element once,
-// along whichever of k and the row or column walks memory contiguously),
-// waits at a barrier, and runs those steps from there; the steps left
-// over read memory as above. Each output still sees its k values in
-// order, so the result is the same to the bit.
+// of its tile of each load that depends on the row alone, and the columns
+// of each that depends on the column alone, into workgroup memory (each
+// element once, along whichever of k and the row or column walks memory
+// contiguously), waits at a barrier, and runs those steps from there; the
+// steps left over read memory as above. Each output still sees its k
+// values in order, so the result is the same to the bit.
 //
 // Triangular nests (syrk's columns up to the row, covariance's from it)
 // run over the rectangle around the triangle: the column bounds are linear
@@ -1008,7 +1007,6 @@ SmallVector<Value> TileEmitter::emitKLoop(Value from, Value to, Value by,
   return loop.getResults();
 }
 
-
 SmallVector<Value> TileEmitter::emitSharedKLoop(
     gpu::LaunchOp launch, ArrayRef<Value> rowIVs, ArrayRef<Value> colIVs,
     int64_t rows, int64_t cols, Value firstRow, Value firstCol,
@@ -1214,9 +1212,10 @@ bool threadbind::mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
   Value resident =
       createGridCap(rewriter, loc, options.threadsPerBlock, options.maxBlocks);
   // Shared tiles where they are a block for every kSharedTileShare the
-  // device holds: the largest shape that gives that many. Fewer leave multiprocessors idle: on an H200, gemm at
-  // 512 as 64 tiles of 4x4 took 0.098 ms against 0.060 with a thread an
-  // output, and as 256 tiles of 2x2 0.035.
+  // device holds: the largest shape that gives that many. Fewer leave
+  // multiprocessors idle: on an H200, gemm at 512 as 64 tiles of 4x4 took
+  // 0.098 ms against 0.060 with a thread an output, and as 256 tiles of
+  // 2x2 0.035.
   for (auto [rows, cols] : plan.sharedShapes) {
     Value sharedTiles = emitter.countTiles(rows, cols).tiles;
     Value enough = arith::CmpIOp::create(

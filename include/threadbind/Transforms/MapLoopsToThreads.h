@@ -225,8 +225,7 @@ struct RegisterTilePlan {
   /// The outputs a thread computes, rows by columns, when the k loop runs
   /// through workgroup memory, largest first: a shape for large nests and
   /// ones of a quarter and a sixteenth of the outputs for those with too
-  /// few tiles; none
-  /// where it cannot (a triangle, values carried too wide, tiles too
+  /// few tiles; none where it cannot (values carried too wide, tiles too
   /// large, shared-tiles off).
   SmallVector<std::pair<int64_t, int64_t>, 2> sharedShapes;
 };

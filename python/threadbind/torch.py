@@ -35,12 +35,11 @@ always, failing if it cannot) decide instead.
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
-from pathlib import Path
-
-import re
 import warnings
+from pathlib import Path
 
 import torch
 
@@ -131,13 +130,12 @@ def _native_extension(native):
     """The native extension, or None where the Python implementation is to
     be used: `native` False (or $THREADBIND_TORCH_NATIVE=0), or it cannot
     be built and `native` is None (a warning says why, once)."""
-    global _native, _native_problem
+    global _native, _native_problem, _native_warned
     if native is None:
         native = {"0": False, "1": True}.get(
             os.environ.get("THREADBIND_TORCH_NATIVE", ""))
     if native is False:
         return None
-    global _native_warned
     if _native is None and _native_problem is None:
         try:
             _native = _build_native()

@@ -115,6 +115,9 @@ struct Module {
   int optLevel = 3;
   CUmodule handle = nullptr;
   bool loadFailed = false;
+  /// The kernels lookupFunction found in it: their FunctionInfo goes when
+  /// it unloads, since the driver may give a later kernel the same handle.
+  std::vector<CUfunction> functions;
 };
 
 struct FunctionInfo {

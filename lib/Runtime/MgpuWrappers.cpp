@@ -103,6 +103,9 @@ void mgpuModuleUnload(void *handle) {
     s.modules.erase(std::remove(s.modules.begin(), s.modules.end(), module),
                     s.modules.end());
     s.residentBlocks.clear();
+    if (module)
+      for (CUfunction function : module->functions)
+        s.functions.erase(function);
   }
   if (module && module->handle) {
     // Bundles unload from a global destructor; at process exit the driver

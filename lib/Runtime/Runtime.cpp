@@ -306,6 +306,9 @@ CUfunction lookupFunction(Module *module, const char *name) {
     return nullptr;
   std::lock_guard<std::mutex> lock(s.mutex);
   s.functions[function].name = name;
+  if (std::find(module->functions.begin(), module->functions.end(),
+                function) == module->functions.end())
+    module->functions.push_back(function);
   return function;
 }
 

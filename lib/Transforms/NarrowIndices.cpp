@@ -350,6 +350,13 @@ std::optional<Interval> LaunchIntervals::computeArithmetic(Operation *op,
       return std::nullopt;
     return source;
   }
+  // A select lies between its two choices.
+  if (isa<arith::SelectOp>(op)) {
+    std::optional<Interval> a = operand(1), b = operand(2);
+    if (!a || !b)
+      return std::nullopt;
+    return makeInterval(std::min(a->lo, b->lo), std::max(a->hi, b->hi));
+  }
   if (op->getNumOperands() != 2)
     return std::nullopt;
   std::optional<Interval> a = operand(0), b = operand(1);
@@ -392,7 +399,8 @@ std::optional<Interval> LaunchIntervals::computeArithmetic(Operation *op,
 //===----------------------------------------------------------------------===//
 
 /// Whether a loop from `lb` below `ub` by `step` counts in i32: every
-/// counter and the last increment stay inside it.
+/// counter and the last increment stay inside it. A counter is incremented
+/// only while below `ub`, so a start at or past `ub` adds nothing.
 static bool countsInI32(LaunchIntervals &intervals, Value lb, Value ub,
                         Value step) {
   if (!lb.getType().isIndex())
@@ -404,7 +412,7 @@ static bool countsInI32(LaunchIntervals &intervals, Value lb, Value ub,
   if (!low || !high || !by || by->lo < 1 || !low->within(kMin, kMaxOffset) ||
       !high->within(kMin, kMaxOffset))
     return false;
-  return __int128(std::max(low->hi, high->hi - 1)) + by->hi <= kMaxOffset;
+  return __int128(high->hi) - 1 + by->hi <= kMaxOffset;
 }
 
 /// `value` (an index) as an i32.

@@ -5,11 +5,14 @@
 // against the original at empty, one-element, ragged (31x33, 33x31, 5x40)
 // and 1000x777 sizes: a 5-point stencil from 1 (from 0 after the mapping)
 // and one from 33 (from 32) with a step of 2 along y; under the default
-// options and a cover grid of 64-thread blocks. Loops that keep their
-// bounds: an elementwise loop from 1 (no two accesses apart: widening's),
-// a stencil whose x steps by 2, and a 3-D stencil (mapped, not run: in
-// three dimensions the test cost conv3d a quarter of its occupancy). A
-// mutation of the test (the skipped iteration run) must change the result.
+// options (and narrowed to i32), a cover grid of 64-thread blocks, and
+// grid-stride blocks of 8x4 in at most 3 blocks (every thread looping).
+// Loops that keep their bounds: an elementwise loop from 1 (no two
+// accesses apart: widening's), a stencil whose x steps by 2, and a 3-D
+// stencil, run at 0x3x5, 1x1x1, 2x5x40, 3x31x33 and 4x37x1000 (in three
+// dimensions neither a test in the loop nor a moved start paid:
+// bench/results/2026-11-27-align-3d-h200.md). A mutation of the test (the
+// skipped iteration run) must change the result.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu > %t.default.mlir
@@ -18,8 +21,16 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.ref
 // RUN: threadbind-opt %t.default.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.default
 // RUN: diff %t.ref %t.default
-// RUN: threadbind-opt %s -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
+// RUN: threadbind-opt %t.default.mlir -threadbind-narrow-indices=remarks 2>%t.narrow.remarks > %t.narrow.mlir
+// RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.remarks
+// RUN: threadbind-opt %t.narrow.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.narrow
+// RUN: diff %t.ref %t.narrow
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="grid-policy=cover threads-per-block=64" > %t.cover.mlir
+// RUN: FileCheck %s --check-prefix=COVER < %t.cover.mlir
+// RUN: threadbind-opt %t.cover.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.cover
 // RUN: diff %t.ref %t.cover
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
+// RUN: diff %t.ref %t.shape
 // RUN: sed -e 's/arith.cmpi sge, \(%[^,]*\), %c1 : index/arith.cmpi sge, \1, %c0 : index/' %t.default.mlir > %t.mutant.mlir
 // RUN: not diff -q %t.default.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant
@@ -39,7 +50,25 @@
 // CHECK-NOT:     arith.cmpi sge
 // CHECK-LABEL: func.func @fill(
 
+// Every loop is counted in i32: from_one, from_thirty_three,
+// elementwise, strided_x, three_d.
+// NARROW: remark: 32-bit index copy: 2 loop(s) counted and 6 access(es)
+// NARROW: remark: 32-bit index copy: 2 loop(s) counted and 4 access(es)
+// NARROW: remark: 32-bit index copy: 2 loop(s) counted and 2 access(es)
+// NARROW: remark: 32-bit index copy: 2 loop(s) counted and 3 access(es)
+// NARROW: remark: 32-bit index copy: 3 loop(s) counted and 3 access(es)
+
+// COVER-LABEL: func.func @from_one(
+// COVER:         arith.cmpi sge, %{{.*}}, %c1 : index
+// COVER-LABEL: func.func @from_thirty_three(
+// COVER:         arith.cmpi sge, %{{.*}}, %c33 : index
+// COVER-LABEL: func.func @elementwise(
+// COVER-NOT:     arith.cmpi sge
+// COVER-LABEL: func.func @three_d(
+// COVER-NOT:     arith.cmpi sge
+
 // OUT-COUNT-6: sums
+// OUT-COUNT-5: sums3
 
 // b[i][j] = a[i][j-1] + a[i][j] + a[i][j+1] + a[i-1][j] + a[i+1][j] on the
 // interior.
@@ -122,8 +151,7 @@ func.func @strided_x(%a: memref<?x?xi32>, %b: memref<?x?xi32>) {
   return
 }
 
-// c[k][i][j] = a[k][i][j-1] + a[k][i][j+1]: three dimensions, the bounds
-// stay (mapped only, not run).
+// c[k][i][j] = a[k][i][j-1] + a[k][i][j+1]: three dimensions.
 func.func @three_d(%a: memref<?x?x?xi32>, %c: memref<?x?x?xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -218,6 +246,85 @@ func.func @run(%m: index, %n: index) {
   return
 }
 
+// a[k][i][j] = (k * 17 + i * 131 + j * 7) mod 11 - 5; c = 1
+func.func @fill3(%a: memref<?x?x?xi32>, %c: memref<?x?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c17 = arith.constant 17 : index
+  %c131 = arith.constant 131 : index
+  %one = arith.constant 1 : i32
+  %l = memref.dim %a, %c0 : memref<?x?x?xi32>
+  %m = memref.dim %a, %c1 : memref<?x?x?xi32>
+  %n = memref.dim %a, %c2 : memref<?x?x?xi32>
+  scf.for %k = %c0 to %l step %c1 {
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        %x = arith.muli %i, %c131 : index
+        %y = arith.muli %j, %c7 : index
+        %w = arith.muli %k, %c17 : index
+        %z0 = arith.addi %x, %y : index
+        %z = arith.addi %z0, %w : index
+        %r = arith.remui %z, %c11 : index
+        %s = arith.subi %r, %c5 : index
+        %v = arith.index_cast %s : index to i32
+        memref.store %v, %a[%k, %i, %j] : memref<?x?x?xi32>
+        memref.store %one, %c[%k, %i, %j] : memref<?x?x?xi32>
+      }
+    }
+  }
+  return
+}
+
+// sum of c[k][i][j] * ((k + i * 3 + j) mod 7 + 1)
+func.func @checksum3(%c: memref<?x?x?xi32>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %zero = arith.constant 0 : i64
+  %l = memref.dim %c, %c0 : memref<?x?x?xi32>
+  %m = memref.dim %c, %c1 : memref<?x?x?xi32>
+  %n = memref.dim %c, %c2 : memref<?x?x?xi32>
+  %s = scf.for %k = %c0 to %l step %c1 iter_args(%acc0 = %zero) -> i64 {
+    %t = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %acc0) -> i64 {
+      %u = scf.for %j = %c0 to %n step %c1 iter_args(%v = %acc) -> i64 {
+        %e = memref.load %c[%k, %i, %j] : memref<?x?x?xi32>
+        %w = arith.extsi %e : i32 to i64
+        %x = arith.muli %i, %c3 : index
+        %y0 = arith.addi %x, %j : index
+        %y = arith.addi %y0, %k : index
+        %r = arith.remui %y, %c7 : index
+        %q = arith.addi %r, %c1 : index
+        %qi = arith.index_cast %q : index to i64
+        %p = arith.muli %w, %qi : i64
+        %o = arith.addi %v, %p : i64
+        scf.yield %o : i64
+      }
+      scf.yield %u : i64
+    }
+    scf.yield %t : i64
+  }
+  return %s : i64
+}
+
+func.func @run3(%l: index, %m: index, %n: index) {
+  %a = memref.alloc(%l, %m, %n) : memref<?x?x?xi32>
+  %c = memref.alloc(%l, %m, %n) : memref<?x?x?xi32>
+  call @fill3(%a, %c) : (memref<?x?x?xi32>, memref<?x?x?xi32>) -> ()
+  call @three_d(%a, %c) : (memref<?x?x?xi32>, memref<?x?x?xi32>) -> ()
+  %s = call @checksum3(%c) : (memref<?x?x?xi32>) -> i64
+  vector.print str "sums3 "
+  vector.print %s : i64
+  memref.dealloc %a : memref<?x?x?xi32>
+  memref.dealloc %c : memref<?x?x?xi32>
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -233,5 +340,14 @@ func.func @main() {
   call @run(%c33, %c31) : (index, index) -> ()
   call @run(%c5, %c40) : (index, index) -> ()
   call @run(%c1000, %c777) : (index, index) -> ()
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c37 = arith.constant 37 : index
+  call @run3(%c0, %c3, %c5) : (index, index, index) -> ()
+  call @run3(%c1, %c1, %c1) : (index, index, index) -> ()
+  call @run3(%c2, %c5, %c40) : (index, index, index) -> ()
+  call @run3(%c3, %c31, %c33) : (index, index, index) -> ()
+  call @run3(%c4, %c37, %c1000) : (index, index, index) -> ()
   return
 }

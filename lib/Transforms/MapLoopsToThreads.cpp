@@ -933,6 +933,14 @@ void MapLoopsToThreadsPass::runOnOperation() {
             remark << "; " << staged->pack
                    << " elements a thread an access where contiguous and "
                       "aligned (vector-bytes=0 moves one)";
+          if (staged->alignedPack > 1)
+            remark << "; where the host finds every row aligned, "
+                   << 32 * staged->alignedPack << "x"
+                   << 32 * staged->alignedPack << " tiles of "
+                   << staged->alignedPack
+                   << " elements a thread an access in blocks of 32x"
+                   << staged->alignedBlockRows
+                   << " instead (vector-bytes=4 keeps one)";
           remark << "; block 32x" << staged->blockRows
                  << "x1, one tile a block "
                  << "(stage-transposes=false maps it directly)";

@@ -92,6 +92,16 @@ static constexpr int64_t kPackedBytes = 4;
 /// Workgroup memory a packed plan may use; more keeps one element a thread
 /// (a 128x129 tile of bytes is 16.5 KB).
 static constexpr int64_t kMaxPackedTileBytes = 40 * 1024;
+/// 4-byte elements of a 2-D nest move two a thread an access (64x65
+/// tiles, 32x8 blocks: 8 rows a thread) where the host finds every row
+/// aligned to 8 bytes, one otherwise. Measured on an H200
+/// (bench/results/2026-11-27-f32-pack-h200.md): an aligned 8192^2
+/// transpose 9% faster; rows off 8 bytes 13-17% slower packed (each
+/// access falls back to one element), hence the host's choice; deeper
+/// nests' larger tiles left too few blocks (up to 60% slower), hence 2-D.
+static constexpr unsigned kAlignedPack = 2;
+static constexpr int64_t kAlignedPackBytes = 8;
+static constexpr int64_t kAlignedRowsPerThread = 8;
 
 static unsigned getElementBytes(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
@@ -161,16 +171,13 @@ static bool getPureSlice(Block &body, ValueRange values,
   return true;
 }
 
-/// Elements a thread moves an access for `plan` (see the file comment): 4
-/// bytes' worth of the narrowest staged or stored element when it is
-/// narrower than 4 bytes, each access's vector is a PTX width within
-/// `vectorBytes`, both sides' inner dimensions step by one, the tiles fit
-/// workgroup memory, the stores' indices can be computed before the body
-/// (to check them), and no load follows a store (a packed body stores
-/// after all its elements' loads); 1 otherwise.
-static unsigned choosePack(scf::ParallelOp loop,
-                           const StagedTransposePlan &plan,
-                           int64_t vectorBytes) {
+/// The elements of `plan`'s staged loads and of the loop's stores; none
+/// when a packed body could not be built: a store's indices need more than
+/// pure ops of the body (they are computed before the body, to check
+/// them), or a load follows a store (a packed body stores after all its
+/// elements' loads), or an element cannot travel in a vector.
+static std::optional<SmallVector<Type>>
+getPackableElements(scf::ParallelOp loop, const StagedTransposePlan &plan) {
   Block &body = *loop.getBody();
   SmallVector<Type> elements;
   for (memref::LoadOp load : plan.stagedLoads)
@@ -180,34 +187,63 @@ static unsigned choosePack(scf::ParallelOp loop,
     if (auto store = dyn_cast<memref::StoreOp>(op)) {
       SetVector<Operation *> slice;
       if (!getPureSlice(body, store.getIndices(), slice))
-        return 1;
+        return std::nullopt;
       elements.push_back(store.getValue().getType());
       stored = true;
     } else if (stored && isa<memref::LoadOp>(op)) {
-      return 1;
+      return std::nullopt;
     }
   }
   if (!llvm::all_of(elements, isVectorElementType))
-    return 1;
-  unsigned narrowest = getElementBytes(*llvm::min_element(
-      elements, [](Type a, Type b) {
-        return getElementBytes(a) < getElementBytes(b);
-      }));
-  if (narrowest >= kPackedBytes)
-    return 1;
-  unsigned pack = kPackedBytes / narrowest;
+    return std::nullopt;
+  return elements;
+}
+
+/// Whether each thread of `plan` may move `pack` of `elements` an access:
+/// each access's vector is a PTX width within `vectorBytes`, both sides'
+/// inner dimensions step by one, and the tiles fit workgroup memory.
+static bool canPack(scf::ParallelOp loop, const StagedTransposePlan &plan,
+                    ArrayRef<Type> elements, unsigned pack,
+                    int64_t vectorBytes) {
   for (Type element : elements) {
     int64_t bytes = pack * getElementBytes(element);
     if (bytes > vectorBytes || !isSupportedVectorBytes(bytes))
-      return 1;
+      return false;
   }
   for (unsigned d : {plan.storeDim, plan.loadDim})
     if (getConstantIntValue(loop.getStep()[d]) != 1)
-      return 1;
+      return false;
   int64_t edge = kTile * pack, tileBytes = 0;
   for (memref::LoadOp load : plan.stagedLoads)
     tileBytes += edge * (edge + 1) * getElementBytes(load.getType());
-  return tileBytes <= kMaxPackedTileBytes ? pack : 1;
+  return tileBytes <= kMaxPackedTileBytes;
+}
+
+/// Sets `plan`'s packing (see the file comment): 4 bytes' worth of the
+/// narrowest staged or stored element a thread an access when it is
+/// narrower than 4 bytes; for a 2-D nest of 4-byte elements, two a thread
+/// in a launch the host runs where every row is aligned to 8 bytes.
+static void choosePack(scf::ParallelOp loop, StagedTransposePlan &plan,
+                       int64_t vectorBytes) {
+  std::optional<SmallVector<Type>> elements =
+      getPackableElements(loop, plan);
+  if (!elements)
+    return;
+  auto bytesOf = [](Type a, Type b) {
+    return getElementBytes(a) < getElementBytes(b);
+  };
+  unsigned narrowest = getElementBytes(*llvm::min_element(*elements, bytesOf));
+  unsigned widest = getElementBytes(*llvm::max_element(*elements, bytesOf));
+  if (narrowest < kPackedBytes) {
+    unsigned pack = kPackedBytes / narrowest;
+    if (canPack(loop, plan, *elements, pack, vectorBytes))
+      plan.pack = pack;
+    return;
+  }
+  if (narrowest == kAlignedPackBytes / kAlignedPack &&
+      widest == narrowest && loop.getNumLoops() == 2 &&
+      canPack(loop, plan, *elements, kAlignedPack, vectorBytes))
+    plan.alignedPack = kAlignedPack;
 }
 
 std::optional<StagedTransposePlan>
@@ -292,14 +328,17 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
   auto firstStore = *body.getOps<memref::StoreOp>().begin();
   plan.storeAxis = getTileAxis(firstStore.getIndices(), *storeDim,
                                plan.loadAxis, coefficients);
-  plan.pack = choosePack(loop, plan, options.vectorBytes);
+  choosePack(loop, plan, options.vectorBytes);
   // Blocks of few rows of threads, each thread many rows of the tile: see
   // kRowsPerThread.
   int64_t rowsPerThread = plan.pack > 1 ? kPackedRowsPerThread
                           : loop.getNumLoops() > 2 ? kRowsPerThreadDeepNest
                                                    : kRowsPerThread;
-  plan.blockRows = std::clamp<int64_t>(plan.getTileEdge() / rowsPerThread, 1,
-                                       plan.blockRows);
+  int64_t maxRows = plan.blockRows;
+  plan.blockRows =
+      std::clamp<int64_t>(plan.getTileEdge() / rowsPerThread, 1, maxRows);
+  plan.alignedBlockRows = std::clamp<int64_t>(
+      kTile * plan.alignedPack / kAlignedRowsPerThread, 1, maxRows);
   return plan;
 }
 
@@ -321,6 +360,7 @@ public:
       : rewriter(rewriter), loop(loop), plan(plan), loc(loop.getLoc()),
         body(*loop.getBody()), pack(plan.pack), edge(plan.getTileEdge()) {}
 
+  /// Builds the launch at the rewriter's insertion point; the loop stays.
   gpu::LaunchOp build();
 
 private:
@@ -763,7 +803,6 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
 
 gpu::LaunchOp StagedTransposeBuilder::build() {
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(loop);
   MLIRContext *context = loop.getContext();
   Value blocks = buildHostSizes();
 
@@ -820,7 +859,6 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
   SmallVector<AxisPoint> lanesS =
       getLanePoints(plan.storeAxis, innerTripS, firstS);
   emitTile(lanesS);
-  rewriter.eraseOp(loop);
   return launch;
 }
 
@@ -863,8 +901,83 @@ void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
                   });
 }
 
+/// Whether every access of `plan` the packed launch makes starts its rows
+/// on a multiple of `plan.alignedPack` elements from its memref's aligned
+/// pointer: each staged load's and store's memref has outer strides (all
+/// but the last, unit one) that are multiples of the pack, and its offset
+/// plus its last index at the loop's lower bounds is one. A thread's first
+/// element along a side is a multiple of the pack past the lower bound
+/// (the sides step by one), and other dimensions move it by whole rows.
+/// The pointers themselves are not tested (allocators align them far
+/// more; the launch's checks find one that is not, and move one element
+/// at a time), so the condition stays one a launcher header, the Python
+/// launcher and a cached native plan compute from sizes, strides and
+/// offsets. Built before `loop`, with the index computations cloned there.
+static Value buildRowsAligned(RewriterBase &rewriter, scf::ParallelOp loop,
+                              const StagedTransposePlan &plan) {
+  Location loc = loop.getLoc();
+  Block &body = *loop.getBody();
+  IRMapping atStart;
+  for (auto [iv, lb] :
+       llvm::zip_equal(loop.getInductionVars(), loop.getLowerBound()))
+    atStart.map(iv, lb);
+  SmallVector<std::pair<Value, Value>> accesses; // memref, last index
+  for (memref::LoadOp load : plan.stagedLoads)
+    accesses.push_back({load.getMemRef(), load.getIndices().back()});
+  for (auto store : body.getOps<memref::StoreOp>())
+    accesses.push_back({store.getMemRef(), store.getIndices().back()});
+  SetVector<Operation *> slice;
+  for (auto [memref, last] : accesses)
+    (void)getPureSlice(body, last, slice);
+  for (Operation &op : body.without_terminator())
+    if (slice.contains(&op))
+      rewriter.clone(op, atStart);
+
+  Value pack = arith::ConstantIndexOp::create(rewriter, loc, plan.alignedPack);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value aligned;
+  auto require = [&](Value elements) {
+    Value rest = arith::RemSIOp::create(rewriter, loc, elements, pack);
+    Value ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                     rest, zero);
+    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok)
+                            .getResult()
+                      : ok;
+  };
+  for (auto [memref, last] : accesses) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+    require(arith::AddIOp::create(rewriter, loc, metadata.getOffset(),
+                                  atStart.lookupOrDefault(last)));
+    for (Value stride : metadata.getStrides().drop_back())
+      require(stride);
+  }
+  return aligned;
+}
+
 gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,
                                              scf::ParallelOp loop,
                                              const StagedTransposePlan &plan) {
-  return StagedTransposeBuilder(rewriter, loop, plan).build();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop);
+  if (plan.alignedPack == 1) {
+    gpu::LaunchOp launch = StagedTransposeBuilder(rewriter, loop, plan).build();
+    rewriter.eraseOp(loop);
+    return launch;
+  }
+  // The packed launch where every row is aligned, one element a thread
+  // otherwise.
+  Value aligned = buildRowsAligned(rewriter, loop, plan);
+  auto choice = scf::IfOp::create(rewriter, loop.getLoc(), aligned,
+                                  /*withElseRegion=*/true);
+  StagedTransposePlan packed = plan;
+  packed.pack = plan.alignedPack;
+  packed.blockRows = plan.alignedBlockRows;
+  packed.alignedPack = 1;
+  rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+  (void)StagedTransposeBuilder(rewriter, loop, packed).build();
+  rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
+  gpu::LaunchOp launch = StagedTransposeBuilder(rewriter, loop, plan).build();
+  rewriter.eraseOp(loop);
+  return launch;
 }

@@ -10,6 +10,12 @@
 // the 3-D permutation), 32-thread blocks (32 rows a thread), and with the
 // staging turned off. A mutation of the tile's indices (phase 2 reading
 // the tile as phase 1 wrote it, untransposed) must change the result.
+// The f32 transpose (a 2-D nest of 4-byte elements) has a second launch,
+// of 64x64 tiles and two elements a thread an access, which the host runs
+// where every row is aligned to 8 bytes (even strides: 2x2, 98x34,
+// 64x130) and the 32x32 one otherwise (odd strides); vector-bytes=4
+// leaves only the second. The same mutation of the 64x64 launch must
+// change the result too.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
@@ -28,13 +34,30 @@
 // RUN: not diff -q %t.default.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant
 // RUN: not diff -q %t.ref %t.mutant
+// RUN: sed -e 's/\(memref.load %arg[0-9]*\[\)\(%[0-9a-z_]*\), \(%[0-9a-z_]*\)\] : memref<64x65xf32, #gpu.address_space<workgroup>>/\1\3, \2] : memref<64x65xf32, #gpu.address_space<workgroup>>/' %t.default.mlir > %t.mutant2.mlir
+// RUN: not diff -q %t.default.mlir %t.mutant2.mlir
+// RUN: threadbind-opt %t.mutant2.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant2
+// RUN: not diff -q %t.ref %t.mutant2
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="vector-bytes=4" > %t.narrow.mlir
+// RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.mlir
+// RUN: threadbind-opt %t.narrow.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.narrow
+// RUN: diff %t.ref %t.narrow
 
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 32x32 tiles are read along one and written along the other; block 32x8x1, one tile a block
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 32x32 tiles are read along one and written along the other; where the host finds every row aligned, 64x64 tiles of 2 elements a thread an access in blocks of 32x8 instead (vector-bytes=4 keeps one); block 32x8x1, one tile a block
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 2 contiguously and 1 load dimension 0
 
 // CHECK-LABEL: func.func @transpose(
+// CHECK:         memref.extract_strided_metadata %arg0
+// CHECK:         arith.remsi %{{.*}}, %c2 : index
+// CHECK:         scf.if
+// CHECK-NEXT:      arith.maxsi
+// CHECK:           gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[WIDE:.*]] : memref<64x65xf32, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-8:     vector.load %arg0{{.*}} vector<2xf32>
+// CHECK:             gpu.barrier
+// CHECK:             vector.store %{{.*}}, %arg1{{.*}} vector<2xf32>
+// CHECK:         } else {
 // CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
 // CHECK:           %[[V:.*]] = scf.if
 // CHECK-NEXT:        memref.load %arg0
@@ -55,8 +78,13 @@
 // CHECK-LABEL: func.func @permute3(
 // CHECK:         workgroup(%{{.*}} : memref<32x33xi16, #gpu.address_space<workgroup>>)
 // DIRECT-NOT:    workgroup(
+// NARROW-LABEL:  func.func @transpose(
+// NARROW-NOT:    64x65xf32
+// NARROW:        memref<32x33xf32
+// NARROW-NOT:    64x65xf32
+// NARROW-LABEL:  func.func @transpose_add(
 
-// OUT-COUNT-5: transpose
+// OUT-COUNT-8: transpose
 // OUT-COUNT-3: transpose_add
 // OUT-COUNT-3: nchw_to_nhwc
 // OUT: permute3
@@ -355,6 +383,13 @@ func.func @main() {
   call @run_transpose(%c31, %c33) : (index, index) -> ()
   call @run_transpose(%c33, %c31) : (index, index) -> ()
   call @run_transpose(%c1000, %c777) : (index, index) -> ()
+  %c34 = arith.constant 34 : index
+  %c64 = arith.constant 64 : index
+  %c98 = arith.constant 98 : index
+  %c130 = arith.constant 130 : index
+  call @run_transpose(%c2, %c2) : (index, index) -> ()
+  call @run_transpose(%c98, %c34) : (index, index) -> ()
+  call @run_transpose(%c64, %c130) : (index, index) -> ()
   call @run_transpose_add(%c1, %c1) : (index, index) -> ()
   call @run_transpose_add(%c33, %c70) : (index, index) -> ()
   call @run_transpose_add(%c777, %c45) : (index, index) -> ()

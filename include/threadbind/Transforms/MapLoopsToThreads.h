@@ -186,6 +186,12 @@ struct StagedTransposePlan {
   /// the tile: 1, or 4 bytes' worth for elements of 1 or 2 bytes, whose
   /// tile is then (32 * pack)^2.
   unsigned pack = 1;
+  /// Where more than one (4-byte elements of a 2-D nest, `pack` 1): the
+  /// elements a thread moves in a second launch, run instead where the
+  /// host finds every access's rows aligned to them, in blocks of
+  /// `alignedBlockRows` rows of threads.
+  unsigned alignedPack = 1;
+  int64_t alignedBlockRows = 8;
   SmallVector<memref::LoadOp> stagedLoads;
 
   int64_t getTileEdge() const { return 32 * pack; }
@@ -203,7 +209,9 @@ matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
 /// Replaces `loop` by a launch of one block per tile of its (load, store)
 /// axes, every other dimension linearised onto blockIdx.x: the staged loads
 /// are read coalesced into workgroup memory, and after a barrier the body
-/// runs with its stores coalesced. Returns the launch.
+/// runs with its stores coalesced. With `plan.alignedPack`, an scf.if on
+/// the host chooses between a launch packed that way, where every access's
+/// rows are aligned to it, and the plan's own. Returns the plan's launch.
 gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const StagedTransposePlan &plan);
 

@@ -85,7 +85,11 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     worth of contiguous elements a global access, over a tile of
     (32 * 4 / bytes)^2 elements: one vector access where a run-time check
     finds the elements inside the loop, contiguous in memory and aligned,
-    one element at a time otherwise.
+    one element at a time otherwise. A 2-D nest of 4-byte elements (and
+    `vector-bytes` at least 8) gets two launches: 64x64 tiles of two
+    elements a thread an access in 32x8 blocks, which the host runs where
+    every access's rows start on 8 bytes (its first element and its
+    memref's outer strides), and the 32x32 tiles otherwise.
 
     A 2-D nest each of whose outputs runs a loop over k (an `scf.for`
     carrying values, or an `scf.parallel` reducing them; bounds the nest
@@ -158,7 +162,9 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     Option<"vectorBytes", "vector-bytes", "unsigned",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Widest vector access a staged tile may use: tiles of 1- and "
-           "2-byte elements move 4 bytes a thread an access where memory "
+           "2-byte elements move 4 bytes a thread an access, and of 4-byte "
+           "elements in 2-D nests 8 where every row is aligned (chosen on "
+           "the host), where memory "
            "is contiguous and aligned, checked at run time (0 or below 4 "
            "moves one element)">,
     Option<"registerTiles", "register-tiles", "bool", "true",

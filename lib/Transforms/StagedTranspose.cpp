@@ -960,23 +960,20 @@ gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,
                                              const StagedTransposePlan &plan) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
-  if (plan.alignedPack == 1) {
-    gpu::LaunchOp launch = StagedTransposeBuilder(rewriter, loop, plan).build();
-    rewriter.eraseOp(loop);
-    return launch;
+  if (plan.alignedPack > 1) {
+    // The packed launch where every row is aligned; the plan's own in the
+    // else branch.
+    Value aligned = buildRowsAligned(rewriter, loop, plan);
+    auto choice = scf::IfOp::create(rewriter, loop.getLoc(), aligned,
+                                    /*withElseRegion=*/true);
+    StagedTransposePlan packed = plan;
+    packed.pack = plan.alignedPack;
+    packed.blockRows = plan.alignedBlockRows;
+    packed.alignedPack = 1;
+    rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+    (void)StagedTransposeBuilder(rewriter, loop, packed).build();
+    rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
   }
-  // The packed launch where every row is aligned, one element a thread
-  // otherwise.
-  Value aligned = buildRowsAligned(rewriter, loop, plan);
-  auto choice = scf::IfOp::create(rewriter, loop.getLoc(), aligned,
-                                  /*withElseRegion=*/true);
-  StagedTransposePlan packed = plan;
-  packed.pack = plan.alignedPack;
-  packed.blockRows = plan.alignedBlockRows;
-  packed.alignedPack = 1;
-  rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
-  (void)StagedTransposeBuilder(rewriter, loop, packed).build();
-  rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
   gpu::LaunchOp launch = StagedTransposeBuilder(rewriter, loop, plan).build();
   rewriter.eraseOp(loop);
   return launch;

@@ -941,6 +941,13 @@ void MapLoopsToThreadsPass::runOnOperation() {
                    << " elements a thread an access in blocks of 32x"
                    << staged->alignedBlockRows
                    << " instead (vector-bytes=4 keeps one)";
+          if (staged->widePack > 1)
+            remark << "; where the host finds every row aligned to 16 "
+                      "bytes, "
+                   << staged->widePack
+                   << " elements a thread an access in blocks of 32x"
+                   << staged->wideBlockRows
+                   << " instead (vector-bytes=8 keeps 4 bytes)";
           remark << "; block 32x" << staged->blockRows
                  << "x1, one tile a block "
                  << "(stage-transposes=false maps it directly)";

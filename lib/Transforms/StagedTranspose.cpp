@@ -33,8 +33,23 @@
 //    the tile's edge is 32 * pack. Whether a thread's elements are inside
 //    the loop, contiguous in memory (an axis of two dimensions crosses rows)
 //    and aligned is only known at run time: each access checks, and falls
-//    back to one element at a time. Workgroup memory is still accessed an
-//    element at a time, which the odd row pitch keeps free of conflicts.
+//    back to one element at a time. Workgroup memory is accessed 4 bytes
+//    at a time too: in phase 1 a thread loads `pack` consecutive rows,
+//    transposes that pack x pack block in registers and stores it as
+//    `pack` vectors along S, which phase 2 reads back one a store. The
+//    tile is kept as tile[l][s] with each row's vectors XOR-swizzled by
+//    l / pack: phase 1's warp writes 32 rows l = pack * tx + k and phase 2's
+//    reads 32 vectors of one row, and both meet 32 distinct banks.
+//
+// A nest whose elements all have one width (1, 2 bytes, or 4 in a nest
+// deeper than 2-D) also gets a wide launch, which the host picks where its
+// rows allow: each thread moves 16 bytes an access on both sides. In
+// phase 1 the 256 threads of a block each load `pack` rows of a 16-byte
+// chunk of L (8 threads a 128-byte tile row), transpose them in registers
+// into one word a position of L, and store those; phase 2 moves one 16-byte
+// chunk of S a row. The tile's 16-byte groups are swizzled by the row's
+// chunk of L. A hand kernel of this shape ran i8 NCHW<->NHWC at 0.96 of a
+// copy where the 4-byte one ran at 0.79 (bench/permutations/hand-nchw-i8.cu).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +117,11 @@ static constexpr int64_t kMaxPackedTileBytes = 40 * 1024;
 static constexpr unsigned kAlignedPack = 2;
 static constexpr int64_t kAlignedPackBytes = 8;
 static constexpr int64_t kAlignedRowsPerThread = 8;
+/// Bytes a thread moves with one global access in a wide launch (see
+/// chooseWide), and the threads of its blocks (256: each thread moves one
+/// pack x 16-byte block of a 128-byte tile in phase 1).
+static constexpr int64_t kWideBytes = 16;
+static constexpr int64_t kWideThreads = 256;
 
 static unsigned getElementBytes(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
@@ -201,10 +221,11 @@ getPackableElements(scf::ParallelOp loop, const StagedTransposePlan &plan) {
 
 /// Whether each thread of `plan` may move `pack` of `elements` an access:
 /// each access's vector is a PTX width within `vectorBytes`, both sides'
-/// inner dimensions step by one, and the tiles fit workgroup memory.
+/// inner dimensions step by one, and the tiles (rows `padded` by an
+/// element or not) fit workgroup memory.
 static bool canPack(scf::ParallelOp loop, const StagedTransposePlan &plan,
                     ArrayRef<Type> elements, unsigned pack,
-                    int64_t vectorBytes) {
+                    int64_t vectorBytes, bool padded) {
   for (Type element : elements) {
     int64_t bytes = pack * getElementBytes(element);
     if (bytes > vectorBytes || !isSupportedVectorBytes(bytes))
@@ -214,8 +235,9 @@ static bool canPack(scf::ParallelOp loop, const StagedTransposePlan &plan,
     if (getConstantIntValue(loop.getStep()[d]) != 1)
       return false;
   int64_t edge = kTile * pack, tileBytes = 0;
+  int64_t pitch = padded ? edge + 1 : edge;
   for (memref::LoadOp load : plan.stagedLoads)
-    tileBytes += edge * (edge + 1) * getElementBytes(load.getType());
+    tileBytes += edge * pitch * getElementBytes(load.getType());
   return tileBytes <= kMaxPackedTileBytes;
 }
 
@@ -236,14 +258,41 @@ static void choosePack(scf::ParallelOp loop, StagedTransposePlan &plan,
   unsigned widest = getElementBytes(*llvm::max_element(*elements, bytesOf));
   if (narrowest < kPackedBytes) {
     unsigned pack = kPackedBytes / narrowest;
-    if (canPack(loop, plan, *elements, pack, vectorBytes))
+    if (canPack(loop, plan, *elements, pack, vectorBytes, /*padded=*/false)) {
       plan.pack = pack;
+      plan.transposeInRegisters = true;
+    }
     return;
   }
   if (narrowest == kAlignedPackBytes / kAlignedPack &&
       widest == narrowest && loop.getNumLoops() == 2 &&
-      canPack(loop, plan, *elements, kAlignedPack, vectorBytes))
+      canPack(loop, plan, *elements, kAlignedPack, vectorBytes,
+              /*padded=*/true))
     plan.alignedPack = kAlignedPack;
+}
+
+/// Sets `plan`'s wide launch (see StagedTransposePlan::widePack) where its
+/// tile is packed and every staged and stored element has the same width:
+/// 16 bytes' worth a thread an access on both sides, the stores' vectors
+/// no wider than the loads'. A hand kernel of that shape ran i8 NCHW<->NHWC
+/// at 0.96 of a copy where 4-byte accesses ran at 0.79 (H200, 2026-11-27).
+static void chooseWide(scf::ParallelOp loop, StagedTransposePlan &plan,
+                       int64_t vectorBytes) {
+  if (vectorBytes < kWideBytes || plan.alignedPack > 1)
+    return;
+  for (unsigned d : {plan.storeDim, plan.loadDim})
+    if (getConstantIntValue(loop.getStep()[d]) != 1)
+      return;
+  std::optional<SmallVector<Type>> elements = getPackableElements(loop, plan);
+  if (!elements)
+    return;
+  unsigned bytes = getElementBytes(elements->front());
+  if (bytes * plan.pack != kPackedBytes ||
+      llvm::any_of(*elements, [&](Type element) {
+        return getElementBytes(element) != bytes;
+      }))
+    return;
+  plan.widePack = kWideBytes / bytes;
 }
 
 std::optional<StagedTransposePlan>
@@ -329,6 +378,7 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
   plan.storeAxis = getTileAxis(firstStore.getIndices(), *storeDim,
                                plan.loadAxis, coefficients);
   choosePack(loop, plan, options.vectorBytes);
+  chooseWide(loop, plan, options.vectorBytes);
   // Blocks of few rows of threads, each thread many rows of the tile: see
   // kRowsPerThread.
   int64_t rowsPerThread = plan.pack > 1 ? kPackedRowsPerThread
@@ -339,6 +389,7 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
       std::clamp<int64_t>(plan.getTileEdge() / rowsPerThread, 1, maxRows);
   plan.alignedBlockRows = std::clamp<int64_t>(
       kTile * plan.alignedPack / kAlignedRowsPerThread, 1, maxRows);
+  plan.wideBlockRows = std::min(kWideThreads / kTile, maxRows);
   return plan;
 }
 
@@ -355,10 +406,14 @@ struct AxisPoint {
 /// S.
 class StagedTransposeBuilder {
 public:
+  /// With `wide`, the plan's wide launch (plan.widePack elements a thread
+  /// an access, plan.wideBlockRows rows of threads).
   StagedTransposeBuilder(RewriterBase &rewriter, scf::ParallelOp loop,
-                         const StagedTransposePlan &plan)
+                         const StagedTransposePlan &plan, bool wide = false)
       : rewriter(rewriter), loop(loop), plan(plan), loc(loop.getLoc()),
-        body(*loop.getBody()), pack(plan.pack), edge(plan.getTileEdge()) {}
+        body(*loop.getBody()), pack(plan.pack), edge(plan.getTileEdge()),
+        widePack(wide ? plan.widePack : 1),
+        blockRows(wide ? plan.wideBlockRows : plan.blockRows) {}
 
   /// Builds the launch at the rewriter's insertion point; the loop stays.
   gpu::LaunchOp build();
@@ -402,13 +457,14 @@ private:
   AxisPoint advance(ArrayRef<unsigned> axis, Value innerTrip,
                     const AxisPoint &point, int64_t delta);
   /// Runs `build` on each group of this thread's rows of the tile (groups
-  /// of up to kRowGroup rows, blockDim.y apart), with the rows and their
-  /// points along `axis` from `first`: a loop over the groups, each built
-  /// straight-line, so phase 1 can issue a group's loads before it stores
-  /// any of them. An axis of two dimensions carries its split from row to
-  /// row rather than dividing.
+  /// of up to kRowGroup rows), with the rows and their points along `axis`
+  /// from `first`: a loop over the groups, each built straight-line, so
+  /// phase 1 can issue a group's loads before it stores any of them. A
+  /// thread's rows come in runs of `run` consecutive rows, blockDim.y runs
+  /// apart (runs of one for a tile not transposed in registers). An axis of
+  /// two dimensions carries its split from row to row rather than dividing.
   void forEachRowGroup(
-      ArrayRef<unsigned> axis, Value innerTrip, Value first,
+      ArrayRef<unsigned> axis, Value innerTrip, Value first, int64_t run,
       function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build);
   /// Clones the ops of `slice` in body order through `mapping`.
   void cloneSlice(const SetVector<Operation *> &slice, IRMapping &mapping);
@@ -435,10 +491,52 @@ private:
   /// S points `lanesS`.
   void emitTile(ArrayRef<AxisPoint> lanesS);
   /// One copy of the body at the point `mapping` holds, staged loads read
-  /// from the tile at (localS, localL); stores are left out and their
-  /// values appended to `stored` when `stored` is given.
+  /// from the tile at (localS, localL), or taken from `staged` (one value a
+  /// staged load) where given; stores are left out and their values
+  /// appended to `stored` when `stored` is given.
   void cloneBody(Value localS, Value localL, IRMapping &mapping,
-                 SmallVectorImpl<SmallVector<Value>> *stored);
+                 SmallVectorImpl<SmallVector<Value>> *stored,
+                 ArrayRef<Value> staged = {});
+  /// For a tile transposed in registers: the column of the tile where
+  /// the vector of S positions `word` * pack of tile row `row` (along L)
+  /// lies.
+  Value getSwizzledColumn(Value row, Value word);
+
+  /// The wide launch's phases (see chooseWide): in phase 1 each thread
+  /// loads `pack` rows of `widePack` elements, transposes them into
+  /// `widePack` vectors of `pack` and stores those into the tile; in phase
+  /// 2 each reads `widePack` S-consecutive elements of one tile row and
+  /// runs the body on them. A thread's chunk along L (phase 1) and along S
+  /// (phase 2) is the same for all its rows: where it is whole (inside the
+  /// loop) and the pointers aligned, the thread takes a loop of vector
+  /// accesses, else one of an element at a time, so neither path's values
+  /// stay live in the other's. The host has checked the rest of what makes
+  /// the chunks contiguous and aligned.
+  void emitWideTile();
+  /// Phase 1 of the wide launch at S point `s` and the whole chunk of L
+  /// points from `l`: one vector of `widePack` elements a staged load,
+  /// zeros outside the loop.
+  SmallVector<Value> emitWideRowLoads(const AxisPoint &s, const AxisPoint &l);
+  /// Phase 2 of the wide launch for tile row `row` (L point `l`) at the
+  /// whole chunk of S points from `s`, the tile's words from `word`: the
+  /// body on each point, its stores one vector each.
+  void emitWideStoreRow(Value row, const AxisPoint &l, const AxisPoint &s,
+                        Value word);
+  /// A loop over the first `widePack` positions from `first` along an axis
+  /// of trip `trip` that are inside it, calling `build` with each one's
+  /// offset from `first`: the wide launch's path of one element at a time,
+  /// a loop (not unrolled: its trip is not a constant) so that few of its
+  /// values are live at once.
+  void forEachInsideElement(Value first, Value trip,
+                            function_ref<void(Value)> build);
+  /// Whether every memref the staged loads and the stores access has an
+  /// aligned pointer at a multiple of 16 bytes.
+  Value arePointersAligned();
+  /// The column of the wide launch's tile where the 16 bytes from element
+  /// `word` * pack of tile row `row` lie: whole 16-byte groups swizzled by
+  /// the row's chunk, so that phase 1's warp (8 chunks of 4 rows' words)
+  /// and phase 2's quarter warps (8 chunks of a row) meet distinct banks.
+  Value getWideColumn(Value row, Value word);
 
   RewriterBase &rewriter;
   scf::ParallelOp loop;
@@ -447,6 +545,9 @@ private:
   Block &body;
   unsigned pack;
   int64_t edge;
+  /// Elements a thread moves an access in the wide launch; 1 otherwise.
+  unsigned widePack;
+  int64_t blockRows;
 
   gpu::LaunchOp launch;
   SmallVector<Value> trips;
@@ -581,13 +682,19 @@ AxisPoint StagedTransposeBuilder::advance(ArrayRef<unsigned> axis,
 }
 
 void StagedTransposeBuilder::forEachRowGroup(
-    ArrayRef<unsigned> axis, Value innerTrip, Value first,
+    ArrayRef<unsigned> axis, Value innerTrip, Value first, int64_t run,
     function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build) {
-  int64_t rowsPerThread = edge / plan.blockRows;
+  int64_t rowsPerThread = edge / blockRows;
   // Four rows a thread (2-D nests) ran 4% faster stored as they come.
   int64_t group = rowsPerThread >= kRowGroup ? kRowGroup : 1;
-  int64_t groupStep = group * plan.blockRows;
-  AxisPoint start = splitAxis(axis, innerTrip, add(first, ty));
+  assert(group % run == 0 && "a group holds whole runs");
+  int64_t groupStep = group * blockRows;
+  // Row i of a group, past the group's first row.
+  auto offset = [&](int64_t i) {
+    return i / run * run * blockRows + i % run;
+  };
+  Value threadRow = run == 1 ? ty : mul(ty, cst(run));
+  AxisPoint start = splitAxis(axis, innerTrip, add(first, threadRow));
   SmallVector<Value> carried;
   if (axis.size() == 2)
     carried = {start.outer, start.inner};
@@ -601,11 +708,11 @@ void StagedTransposeBuilder::forEachRowGroup(
   else
     rewriter.setInsertionPointToEnd(groups.getBody());
   Value base = arith::AddIOp::create(rewriter, loc, groups.getInductionVar(),
-                                     ty);
+                                     threadRow);
   SmallVector<Value> rows;
   SmallVector<AxisPoint> points;
   for (int64_t i = 0; i < group; ++i) {
-    rows.push_back(add(base, cst(i * plan.blockRows)));
+    rows.push_back(add(base, cst(offset(i))));
     if (i == 0)
       points.push_back(axis.size() == 1
                            ? AxisPoint{add(first, base), nullptr, nullptr}
@@ -614,11 +721,12 @@ void StagedTransposeBuilder::forEachRowGroup(
                                        groups.getRegionIterArg(1)});
     else
       points.push_back(advance(axis, innerTrip, points.back(),
-                               plan.blockRows));
+                               offset(i) - offset(i - 1)));
   }
   build(rows, points);
   if (axis.size() == 2) {
-    AxisPoint after = advance(axis, innerTrip, points.back(), plan.blockRows);
+    AxisPoint after = advance(axis, innerTrip, points.back(),
+                              groupStep - offset(group - 1));
     scf::YieldOp::create(rewriter, loc, ValueRange{after.outer, after.inner});
   }
 }
@@ -723,9 +831,14 @@ StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
   return SmallVector<Value>(ifVector.getResults());
 }
 
+Value StagedTransposeBuilder::getSwizzledColumn(Value row, Value word) {
+  Value swizzle = arith::DivUIOp::create(rewriter, loc, row, cst(pack));
+  return mul(arith::XOrIOp::create(rewriter, loc, word, swizzle), cst(pack));
+}
+
 void StagedTransposeBuilder::cloneBody(
     Value localS, Value localL, IRMapping &mapping,
-    SmallVectorImpl<SmallVector<Value>> *stored) {
+    SmallVectorImpl<SmallVector<Value>> *stored, ArrayRef<Value> staged) {
   auto tiles = launch.getWorkgroupAttributions();
   unsigned storeIndex = 0;
   for (Operation &op : body.without_terminator()) {
@@ -735,22 +848,44 @@ void StagedTransposeBuilder::cloneBody(
       continue;
     }
     auto load = dyn_cast<memref::LoadOp>(op);
-    const auto *staged =
+    const auto *stagedLoad =
         load ? llvm::find(plan.stagedLoads, load) : plan.stagedLoads.end();
-    if (staged == plan.stagedLoads.end()) {
+    if (stagedLoad == plan.stagedLoads.end()) {
       rewriter.clone(op, mapping);
       continue;
     }
-    Value tile = tiles[staged - plan.stagedLoads.begin()];
+    size_t i = stagedLoad - plan.stagedLoads.begin();
     mapping.map(load.getResult(),
-                memref::LoadOp::create(rewriter, loc, tile,
-                                       ValueRange{localS, localL}));
+                !staged.empty()
+                    ? staged[i]
+                    : memref::LoadOp::create(rewriter, loc, tiles[i],
+                                             ValueRange{localS, localL})
+                          .getResult());
   }
 }
 
 void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
                                           ArrayRef<AxisPoint> lanes) {
   Value lane = pack == 1 ? tx : mul(tx, cst(pack));
+  // A tile transposed in registers holds this thread's elements as one
+  // vector a staged load: element k of each is the staged loads' values at
+  // the k-th S point.
+  SmallVector<SmallVector<Value>> stagedAt(pack);
+  if (plan.transposeInRegisters) {
+    Value column = getSwizzledColumn(row, tx);
+    for (auto [stagedLoad, tile] : llvm::zip_equal(
+             plan.stagedLoads, launch.getWorkgroupAttributions())) {
+      Type element = memref::LoadOp(stagedLoad).getType();
+      auto type = VectorType::get({pack}, element);
+      Value vector = vector::LoadOp::create(
+          rewriter, loc, type, tile, ValueRange{row, column},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(pack * getElementBytes(element)));
+      for (unsigned k = 0; k < pack; ++k)
+        stagedAt[k].push_back(vector::ExtractOp::create(
+            rewriter, loc, vector, ArrayRef<int64_t>{k}));
+    }
+  }
   // One element: the body at the k-th of this thread's S points.
   auto emitElement = [&](unsigned k) {
     IRMapping mapping;
@@ -758,7 +893,8 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
     auto ifInside = scf::IfOp::create(rewriter, loc, inside);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-    cloneBody(add(lane, cst(k)), row, mapping, /*stored=*/nullptr);
+    cloneBody(add(lane, cst(k)), row, mapping, /*stored=*/nullptr,
+              stagedAt[k]);
   };
   if (pack == 1)
     return emitElement(0);
@@ -783,7 +919,7 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
   for (unsigned k = 0; k < pack; ++k) {
     IRMapping mapping;
     (void)mapPoint(point, lanes[k], mapping);
-    cloneBody(add(lane, cst(k)), row, mapping, &stored);
+    cloneBody(add(lane, cst(k)), row, mapping, &stored, stagedAt[k]);
   }
   for (auto [store, values] : llvm::zip_equal(stores, stored)) {
     Type element = store.getValue().getType();
@@ -809,13 +945,15 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
   SmallVector<Type> tileTypes;
   auto workgroup = gpu::AddressSpaceAttr::get(
       context, gpu::GPUDialect::getWorkgroupAddressSpace());
+  // tile[s][l], rows padded by an element; or tile[l][s], swizzled.
+  int64_t pitch = plan.transposeInRegisters || widePack > 1 ? edge : edge + 1;
   for (memref::LoadOp load : plan.stagedLoads)
-    tileTypes.push_back(MemRefType::get({edge, edge + 1}, load.getType(),
+    tileTypes.push_back(MemRefType::get({edge, pitch}, load.getType(),
                                         MemRefLayoutAttrInterface(),
                                         workgroup));
   Value one = cst(1);
   launch = gpu::LaunchOp::create(
-      rewriter, loc, blocks, one, one, cst(kTile), cst(plan.blockRows), one,
+      rewriter, loc, blocks, one, one, cst(kTile), cst(blockRows), one,
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, tileTypes);
   setGridPolicy(launch, GridPolicy::Cover);
@@ -856,10 +994,267 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
   innerTripL = innerTrip(plan.loadAxis);
   innerTripS = innerTrip(plan.storeAxis);
 
+  if (widePack > 1) {
+    emitWideTile();
+    return launch;
+  }
   SmallVector<AxisPoint> lanesS =
       getLanePoints(plan.storeAxis, innerTripS, firstS);
   emitTile(lanesS);
   return launch;
+}
+
+Value StagedTransposeBuilder::arePointersAligned() {
+  SetVector<Value> memrefs;
+  for (memref::LoadOp load : plan.stagedLoads)
+    memrefs.insert(load.getMemRef());
+  for (memref::StoreOp store : stores)
+    memrefs.insert(store.getMemRef());
+  Value aligned;
+  for (Value memref : memrefs) {
+    Value pointer =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, memref);
+    Value misalignment =
+        arith::RemUIOp::create(rewriter, loc, pointer, cst(kWideBytes));
+    aligned = both(aligned, arith::CmpIOp::create(rewriter, loc,
+                                                  arith::CmpIPredicate::eq,
+                                                  misalignment, cst(0)));
+  }
+  return aligned;
+}
+
+Value StagedTransposeBuilder::getWideColumn(Value row, Value word) {
+  // A row holds 32 words of `pack` elements, 8 groups of 4 words (16
+  // bytes); group g of row l lies at g ^ (l / widePack), so a whole group
+  // stays contiguous and aligned.
+  Value chunk = arith::DivUIOp::create(rewriter, loc, row, cst(widePack));
+  Value swizzle = arith::ShLIOp::create(rewriter, loc, chunk, cst(2));
+  return mul(arith::XOrIOp::create(rewriter, loc, word, swizzle), cst(pack));
+}
+
+SmallVector<Value>
+StagedTransposeBuilder::emitWideRowLoads(const AxisPoint &s,
+                                         const AxisPoint &l) {
+  SmallVector<Type> types;
+  for (memref::LoadOp load : plan.stagedLoads)
+    types.push_back(VectorType::get({widePack}, load.getType()));
+  IRMapping first;
+  Value inside = mapPoint(l, s, first);
+  return createIfElseZeros(rewriter, loc, inside, types, [&] {
+    cloneSlice(loadIndexOps, first);
+    SmallVector<Value> vectors;
+    for (auto [stagedLoad, type] : llvm::zip_equal(plan.stagedLoads, types)) {
+      memref::LoadOp load = stagedLoad;
+      SmallVector<Value> indices;
+      for (Value index : load.getIndices())
+        indices.push_back(first.lookupOrDefault(index));
+      vectors.push_back(vector::LoadOp::create(
+          rewriter, loc, cast<VectorType>(type), load.getMemRef(), indices,
+          /*nontemporal=*/false, llvm::MaybeAlign(kWideBytes)));
+    }
+    return vectors;
+  });
+}
+
+void StagedTransposeBuilder::emitWideStoreRow(Value row, const AxisPoint &l,
+                                              const AxisPoint &s,
+                                              Value word) {
+  // This thread's chunk of the tile row: element k of each staged load's
+  // vector is its value at S point k of the chunk.
+  Value column = getWideColumn(row, word);
+  SmallVector<SmallVector<Value>> stagedAt(widePack);
+  for (auto [stagedLoad, tile] :
+       llvm::zip_equal(plan.stagedLoads, launch.getWorkgroupAttributions())) {
+    Type element = memref::LoadOp(stagedLoad).getType();
+    Value vector = vector::LoadOp::create(
+        rewriter, loc, VectorType::get({widePack}, element), tile,
+        ValueRange{row, column}, /*nontemporal=*/false,
+        llvm::MaybeAlign(kWideBytes));
+    for (unsigned k = 0; k < widePack; ++k)
+      stagedAt[k].push_back(vector::ExtractOp::create(
+          rewriter, loc, vector, ArrayRef<int64_t>{k}));
+  }
+  IRMapping first;
+  auto ifInside = scf::IfOp::create(rewriter, loc, mapPoint(l, s, first));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+  cloneSlice(storeIndexOps, first);
+  SmallVector<SmallVector<Value>> stored(stores.size());
+  for (unsigned k = 0; k < widePack; ++k) {
+    // The body's ops that use point k's dimensions need its split (they
+    // are erased where none do).
+    AxisPoint point = k == 0 ? s
+                             : splitAxis(plan.storeAxis, innerTripS,
+                                         add(s.pos, cst(k)));
+    IRMapping mapping;
+    (void)mapPoint(l, point, mapping);
+    cloneBody(Value(), Value(), mapping, &stored, stagedAt[k]);
+  }
+  for (auto [store, values] : llvm::zip_equal(stores, stored)) {
+    Type element = store.getValue().getType();
+    Value vector = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({widePack}, element), values);
+    SmallVector<Value> indices;
+    for (Value index : store.getIndices())
+      indices.push_back(first.lookupOrDefault(index));
+    vector::StoreOp::create(rewriter, loc, vector, store.getMemRef(), indices,
+                            /*nontemporal=*/false,
+                            llvm::MaybeAlign(kWideBytes));
+  }
+}
+
+void StagedTransposeBuilder::forEachInsideElement(
+    Value first, Value trip, function_ref<void(Value)> build) {
+  // min(widePack, trip - first), zero where first is past the trip.
+  Value left = arith::SubIOp::create(
+      rewriter, loc, arith::MaxUIOp::create(rewriter, loc, trip, first),
+      first);
+  Value count = arith::MinUIOp::create(rewriter, loc, left, cst(widePack));
+  auto loop = scf::ForOp::create(rewriter, loc, cst(0), count, cst(1));
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  build(loop.getInductionVar());
+}
+
+void StagedTransposeBuilder::emitWideTile() {
+  auto tiles = launch.getWorkgroupAttributions();
+  int64_t threads = kTile * blockRows;
+  // Chunks of 16 bytes a tile row (8), and threads in the order phase 1's
+  // global loads and phase 2's stores want: a row's chunks fastest.
+  int64_t chunks = edge / widePack;
+  Value thread = add(mul(ty, cst(kTile)), tx);
+  Value chunk = arith::RemUIOp::create(rewriter, loc, thread, cst(chunks));
+  Value aligned = arePointersAligned();
+  auto isWhole = [&](Value first, Value trip) {
+    Value last = add(first, cst(widePack - 1));
+    return both(aligned, below(last, trip));
+  };
+  // Runs `build(whole)` under an scf.if on `whole`, both ways.
+  auto eitherWay = [&](Value whole, function_ref<void(bool)> build) {
+    auto ifWhole = scf::IfOp::create(rewriter, loc, whole, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(ifWhole.thenBlock()->getTerminator());
+    build(true);
+    rewriter.setInsertionPoint(ifWhole.elseBlock()->getTerminator());
+    build(false);
+  };
+
+  // Phase 1: item i (of `edge / pack` runs of rows times `chunks`) loads
+  // rows pack * (i / chunks) + j of the L chunk i % chunks.
+  AxisPoint l = splitAxis(plan.loadAxis, innerTripL,
+                          add(firstL, mul(chunk, cst(widePack))));
+  Value tileRowL = mul(chunk, cst(widePack));
+  int64_t items = edge / pack * chunks;
+  eitherWay(isWhole(l.pos, tripL), [&](bool whole) {
+    auto loop1 = scf::ForOp::create(rewriter, loc, cst(0), cst(items),
+                                    cst(threads));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(loop1.getBody()->getTerminator());
+    Value item = add(loop1.getInductionVar(), thread);
+    Value run = arith::DivUIOp::create(rewriter, loc, item, cst(chunks));
+    SmallVector<AxisPoint> points = {splitAxis(
+        plan.storeAxis, innerTripS, add(firstS, mul(run, cst(pack))))};
+    for (unsigned j = 1; j < pack; ++j)
+      points.push_back(advance(plan.storeAxis, innerTripS, points.back(), 1));
+    Value column = getWideColumn(tileRowL, run);
+    if (!whole) {
+      // Each element inside the loop straight into the tile: byte j of
+      // the word at tile row tileRowL + k.
+      forEachInsideElement(l.pos, tripL, [&](Value k) {
+        AxisPoint point =
+            splitAxis(plan.loadAxis, innerTripL, add(l.pos, k));
+        for (auto [j, rowPoint] : llvm::enumerate(points)) {
+          IRMapping mapping;
+          auto ifInside = scf::IfOp::create(rewriter, loc,
+                                            mapPoint(point, rowPoint, mapping));
+          OpBuilder::InsertionGuard elementGuard(rewriter);
+          rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+          cloneSlice(loadIndexOps, mapping);
+          for (auto [load, tile] : llvm::zip_equal(plan.stagedLoads, tiles))
+            memref::StoreOp::create(
+                rewriter, loc, rewriter.clone(*load, mapping)->getResult(0),
+                tile, ValueRange{add(tileRowL, k), add(column, cst(j))});
+        }
+      });
+      return;
+    }
+    SmallVector<SmallVector<Value>> loaded;
+    for (const AxisPoint &point : points)
+      loaded.push_back(emitWideRowLoads(point, l));
+    // Element k of the rows' vectors, transposed: `pack` S-consecutive
+    // elements at L point chunk * widePack + k, one word of the tile.
+    for (auto [i, tile] : llvm::enumerate(tiles))
+      for (unsigned k = 0; k < widePack; ++k) {
+        SmallVector<Value> elements;
+        for (unsigned j = 0; j < pack; ++j)
+          elements.push_back(vector::ExtractOp::create(
+              rewriter, loc, loaded[j][i], ArrayRef<int64_t>{k}));
+        Type element = elements.front().getType();
+        Value word = vector::FromElementsOp::create(
+            rewriter, loc, VectorType::get({pack}, element), elements);
+        vector::StoreOp::create(rewriter, loc, word, tile,
+                                ValueRange{add(tileRowL, cst(k)), column},
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(kWideBytes / 4));
+      }
+  });
+  gpu::BarrierOp::create(rewriter, loc);
+
+  // Phase 2: item i (of `edge` rows times `chunks`) runs the body at tile
+  // row i / chunks and the S chunk i % chunks; a thread's rows are
+  // threads / chunks apart.
+  Value firstChunkS = add(firstS, mul(chunk, cst(widePack)));
+  AxisPoint chunkS = splitAxis(plan.storeAxis, innerTripS, firstChunkS);
+  int64_t rowStep = threads / chunks;
+  Value firstRow =
+      arith::DivUIOp::create(rewriter, loc, thread, cst(chunks));
+  AxisPoint start = splitAxis(plan.loadAxis, innerTripL,
+                              add(firstL, firstRow));
+  Value word = mul(chunk, cst(kWideBytes / 4));
+  eitherWay(isWhole(firstChunkS, tripS), [&](bool whole) {
+    SmallVector<Value> carried;
+    if (plan.loadAxis.size() == 2)
+      carried = {start.outer, start.inner};
+    auto loop2 = scf::ForOp::create(rewriter, loc, cst(0), cst(edge),
+                                    cst(rowStep), carried);
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (carried.empty())
+      rewriter.setInsertionPoint(loop2.getBody()->getTerminator());
+    else
+      rewriter.setInsertionPointToEnd(loop2.getBody());
+    Value row = add(loop2.getInductionVar(), firstRow);
+    AxisPoint point = carried.empty()
+                          ? AxisPoint{add(firstL, row), nullptr, nullptr}
+                          : AxisPoint{add(firstL, row),
+                                      loop2.getRegionIterArg(0),
+                                      loop2.getRegionIterArg(1)};
+    if (whole) {
+      emitWideStoreRow(row, point, chunkS, word);
+    } else {
+      // Each element inside the loop, its staged values read from the
+      // tile one at a time (the chunk's 16 bytes are contiguous there).
+      Value column = getWideColumn(row, word);
+      forEachInsideElement(chunkS.pos, tripS, [&](Value k) {
+        AxisPoint pointS =
+            splitAxis(plan.storeAxis, innerTripS, add(chunkS.pos, k));
+        IRMapping mapping;
+        auto ifInside =
+            scf::IfOp::create(rewriter, loc, mapPoint(point, pointS, mapping));
+        OpBuilder::InsertionGuard elementGuard(rewriter);
+        rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+        SmallVector<Value> staged;
+        for (Value tile : tiles)
+          staged.push_back(memref::LoadOp::create(
+              rewriter, loc, tile, ValueRange{row, add(column, k)}));
+        cloneBody(Value(), Value(), mapping, /*stored=*/nullptr, staged);
+      });
+    }
+    if (!carried.empty()) {
+      AxisPoint after = advance(plan.loadAxis, innerTripL, point, rowStep);
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{after.outer, after.inner});
+    }
+  });
 }
 
 void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
@@ -868,8 +1263,9 @@ void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
       getLanePoints(plan.loadAxis, innerTripL, firstL);
   auto tiles = launch.getWorkgroupAttributions();
   Value laneL = pack == 1 ? tx : mul(tx, cst(pack));
+  int64_t run = plan.transposeInRegisters ? pack : 1;
   forEachRowGroup(
-      plan.storeAxis, innerTripS, firstS,
+      plan.storeAxis, innerTripS, firstS, run,
       [&](ArrayRef<Value> rows, ArrayRef<AxisPoint> points) {
         // Every row's loads first, so they are in flight together; then
         // the stores into the tile. Elements outside the loop store zeros
@@ -877,6 +1273,35 @@ void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
         SmallVector<SmallVector<Value>> loaded;
         for (const AxisPoint &point : points)
           loaded.push_back(emitRowLoads(point, lanesL));
+        if (plan.transposeInRegisters) {
+          // Each run of `pack` rows (one vector a row a staged load) is
+          // transposed: vector k holds the rows' k-th elements, which are
+          // S-consecutive at L point laneL + k.
+          for (size_t first = 0; first < rows.size(); first += pack) {
+            Value column = getSwizzledColumn(
+                laneL, arith::DivUIOp::create(rewriter, loc, rows[first],
+                                              cst(pack)));
+            for (auto [i, tile] : llvm::enumerate(tiles))
+              for (unsigned k = 0; k < pack; ++k) {
+                SmallVector<Value> elements;
+                for (unsigned j = 0; j < pack; ++j)
+                  elements.push_back(vector::ExtractOp::create(
+                      rewriter, loc, loaded[first + j][i],
+                      ArrayRef<int64_t>{k}));
+                Value transposed = vector::FromElementsOp::create(
+                    rewriter, loc,
+                    VectorType::get({pack}, elements.front().getType()),
+                    elements);
+                vector::StoreOp::create(
+                    rewriter, loc, transposed, tile,
+                    ValueRange{add(laneL, cst(k)), column},
+                    /*nontemporal=*/false,
+                    llvm::MaybeAlign(
+                        pack * getElementBytes(elements.front().getType())));
+              }
+          }
+          return;
+        }
         for (auto [row, values] : llvm::zip_equal(rows, loaded))
           for (auto [value, tile] : llvm::zip_equal(values, tiles)) {
             if (pack == 1) {
@@ -894,65 +1319,123 @@ void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
       });
   gpu::BarrierOp::create(rewriter, loc);
   // Phase 2: threads along S run the body on the tile, stores coalesced.
-  forEachRowGroup(plan.loadAxis, innerTripL, firstL,
+  forEachRowGroup(plan.loadAxis, innerTripL, firstL, /*run=*/1,
                   [&](ArrayRef<Value> rows, ArrayRef<AxisPoint> points) {
                     for (auto [row, point] : llvm::zip_equal(rows, points))
                       emitStoreRow(row, point, lanesS);
                   });
 }
 
-/// Whether every access of `plan` the packed launch makes starts its rows
-/// on a multiple of `plan.alignedPack` elements from its memref's aligned
-/// pointer: each staged load's and store's memref has outer strides (all
-/// but the last, unit one) that are multiples of the pack, and its offset
-/// plus its last index at the loop's lower bounds is one. A thread's first
-/// element along a side is a multiple of the pack past the lower bound
-/// (the sides step by one), and other dimensions move it by whole rows.
+/// Whether every access a launch of `plan` makes with `pack` elements a
+/// thread an access is of `pack` contiguous elements starting on a
+/// multiple of `pack` from its memref's aligned pointer, where the
+/// elements are inside the loop. A thread's first element along a side is
+/// a multiple of the pack past the lower bound (the sides step by one), so
+/// for each staged load and store, with strides s and indices x at the
+/// loop's lower bounds:
+///
+///  - every stride but the last two is a multiple of the pack, and
+///    offset + x[r-2] * s[r-2] + x[r-1] is one;
+///  - s[r-2] is a multiple of the pack too, and on an axis of two loop
+///    dimensions (o, i) the inner trip is one, unless the access is linear
+///    along the axis: its index r-2 moves with o alone, by one, and
+///    s[r-2] * step(o) is the inner trip, so the axis' positions are
+///    consecutive elements.
+///
 /// The pointers themselves are not tested (allocators align them far
-/// more; the launch's checks find one that is not, and move one element
-/// at a time), so the condition stays one a launcher header, the Python
-/// launcher and a cached native plan compute from sizes, strides and
-/// offsets. Built before `loop`, with the index computations cloned there.
+/// more; the launches check them), so the condition stays one a launcher
+/// header, the Python launcher and a cached native plan compute from
+/// sizes, strides and offsets. Built before `loop`, with the index
+/// computations cloned there.
 static Value buildRowsAligned(RewriterBase &rewriter, scf::ParallelOp loop,
-                              const StagedTransposePlan &plan) {
+                              const StagedTransposePlan &plan, int64_t pack) {
   Location loc = loop.getLoc();
   Block &body = *loop.getBody();
   IRMapping atStart;
   for (auto [iv, lb] :
        llvm::zip_equal(loop.getInductionVars(), loop.getLowerBound()))
     atStart.map(iv, lb);
-  SmallVector<std::pair<Value, Value>> accesses; // memref, last index
+  struct Access {
+    Value memref;
+    OperandRange indices;
+    ArrayRef<unsigned> axis;
+  };
+  SmallVector<Access> accesses;
   for (memref::LoadOp load : plan.stagedLoads)
-    accesses.push_back({load.getMemRef(), load.getIndices().back()});
+    accesses.push_back({load.getMemRef(), load.getIndices(), plan.loadAxis});
   for (auto store : body.getOps<memref::StoreOp>())
-    accesses.push_back({store.getMemRef(), store.getIndices().back()});
+    accesses.push_back(
+        {store.getMemRef(), store.getIndices(), plan.storeAxis});
   SetVector<Operation *> slice;
-  for (auto [memref, last] : accesses)
-    (void)getPureSlice(body, last, slice);
+  for (const Access &access : accesses)
+    (void)getPureSlice(body, access.indices.take_back(2), slice);
   for (Operation &op : body.without_terminator())
     if (slice.contains(&op))
       rewriter.clone(op, atStart);
 
-  Value pack = arith::ConstantIndexOp::create(rewriter, loc, plan.alignedPack);
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value aligned;
-  auto require = [&](Value elements) {
-    Value rest = arith::RemSIOp::create(rewriter, loc, elements, pack);
-    Value ok = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                     rest, zero);
-    aligned = aligned ? arith::AndIOp::create(rewriter, loc, aligned, ok)
-                            .getResult()
-                      : ok;
+  SmallVector<IndexCoefficients> coefficients;
+  for (Value iv : loop.getInductionVars())
+    coefficients.emplace_back(iv);
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(rewriter, loc, v);
   };
-  for (auto [memref, last] : accesses) {
+  auto eq = [&](Value a, Value b) -> Value {
+    return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, a,
+                                 b);
+  };
+  auto isMultiple = [&](Value elements) {
+    return eq(arith::RemSIOp::create(rewriter, loc, elements, cst(pack)),
+              cst(0));
+  };
+  SmallVector<Value> conditions;
+  for (const Access &access : accesses) {
     auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
-    require(arith::AddIOp::create(rewriter, loc, metadata.getOffset(),
-                                  atStart.lookupOrDefault(last)));
-    for (Value stride : metadata.getStrides().drop_back())
-      require(stride);
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, access.memref);
+    ValueRange strides = metadata.getStrides();
+    unsigned rank = strides.size();
+    Value start = arith::AddIOp::create(
+        rewriter, loc, metadata.getOffset(),
+        atStart.lookupOrDefault(access.indices.back()));
+    for (unsigned d = 0; d + 1 < rank; ++d)
+      if (d + 2 != rank)
+        conditions.push_back(isMultiple(strides[d]));
+    if (rank < 2) {
+      conditions.push_back(isMultiple(start));
+      continue;
+    }
+    Value outerIndex = access.indices[rank - 2];
+    start = arith::AddIOp::create(
+        rewriter, loc, start,
+        arith::MulIOp::create(rewriter, loc,
+                              atStart.lookupOrDefault(outerIndex),
+                              strides[rank - 2]));
+    conditions.push_back(isMultiple(start));
+    Value aligned = isMultiple(strides[rank - 2]);
+    if (access.axis.size() == 2) {
+      unsigned outer = access.axis[0], inner = access.axis[1];
+      Value innerTrip = createTripCount(rewriter, loc,
+                                        loop.getLowerBound()[inner],
+                                        loop.getUpperBound()[inner],
+                                        loop.getStep()[inner]);
+      aligned = arith::AndIOp::create(rewriter, loc, aligned,
+                                      isMultiple(innerTrip));
+      if (getUnitDim(outerIndex, coefficients) == outer) {
+        Value rowElements = arith::MulIOp::create(
+            rewriter, loc, strides[rank - 2], loop.getStep()[outer]);
+        aligned = arith::OrIOp::create(rewriter, loc, aligned,
+                                       eq(rowElements, innerTrip));
+      }
+    }
+    conditions.push_back(aligned);
   }
-  return aligned;
+  // A balanced tree, so the expression stays shallow for the launchers.
+  if (conditions.empty())
+    return arith::ConstantIntOp::create(rewriter, loc, 1, /*width=*/1);
+  for (size_t width = 1; width < conditions.size(); width *= 2)
+    for (size_t i = 0; i + width < conditions.size(); i += 2 * width)
+      conditions[i] = arith::AndIOp::create(rewriter, loc, conditions[i],
+                                            conditions[i + width]);
+  return conditions[0];
 }
 
 gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,
@@ -960,18 +1443,25 @@ gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,
                                              const StagedTransposePlan &plan) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
-  if (plan.alignedPack > 1) {
-    // The packed launch where every row is aligned; the plan's own in the
-    // else branch.
-    Value aligned = buildRowsAligned(rewriter, loop, plan);
+  bool wide = plan.widePack > 1;
+  if (plan.alignedPack > 1 || wide) {
+    // The launch of wider accesses where every row is aligned to them; the
+    // plan's own in the else branch.
+    Value aligned = buildRowsAligned(rewriter, loop, plan,
+                                     wide ? plan.widePack : plan.alignedPack);
     auto choice = scf::IfOp::create(rewriter, loop.getLoc(), aligned,
                                     /*withElseRegion=*/true);
-    StagedTransposePlan packed = plan;
-    packed.pack = plan.alignedPack;
-    packed.blockRows = plan.alignedBlockRows;
-    packed.alignedPack = 1;
     rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
-    (void)StagedTransposeBuilder(rewriter, loop, packed).build();
+    if (wide) {
+      (void)StagedTransposeBuilder(rewriter, loop, plan, /*wide=*/true)
+          .build();
+    } else {
+      StagedTransposePlan packed = plan;
+      packed.pack = plan.alignedPack;
+      packed.blockRows = plan.alignedBlockRows;
+      packed.alignedPack = 1;
+      (void)StagedTransposeBuilder(rewriter, loop, packed).build();
+    }
     rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
   }
   gpu::LaunchOp launch = StagedTransposeBuilder(rewriter, loop, plan).build();

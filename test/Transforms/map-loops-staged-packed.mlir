@@ -1,5 +1,6 @@
 // Staged permutations of 1- and 2-byte elements move 4 bytes a thread an
-// access (128x128 tiles of i8, 64x64 of i16), and an axis of the tile walks
+// access (128x128 tiles of i8, 64x64 of i16; a thread transposes 4x4 or
+// 2x2 blocks in registers between them), and an axis of the tile walks
 // two loop dimensions as one where the next memref dimension out follows
 // the contiguous one (NCHW's h and w). Whether a thread's elements are
 // inside the loop, contiguous and aligned is checked at run time, with one
@@ -10,9 +11,19 @@
 // (every vector falls back); an i16 transpose at 0, 1, 31x33 and 1000x777;
 // an i8 -> f32 transposed dequantisation with two stores of different
 // widths. The views' parents are summed whole, so a write outside a view
-// shows. Two mutants must change the result: one swaps two elements of
-// each stored vector, one reads a loaded vector's second element for its
-// first.
+// shows. Four mutants must change the result: one swaps two elements of
+// each stored vector (which includes the vectors phase 1 transposes into
+// the tile), one reads a loaded vector's second element for its first, one
+// reads phase 2's vectors from the tile without the swizzle phase 1 stored
+// them with, one reads the 16-byte launch's phase 2 vectors all from the
+// start of their tile row.
+//
+// The launch of 16-byte accesses (elements of one width, rows whose
+// starts are multiples of 16 bytes, or whose chunks run on from row to
+// row) runs NCHW<->NHWC at whole and several tiles with rows of 12 that
+// chunks cross, i16 transposes, and an i8 transpose through views whose
+// rows end ragged, whose pointers are off 16 bytes (every chunk one
+// element at a time), and at whole tiles.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
@@ -35,30 +46,66 @@
 // RUN: not diff -q %t.default.mlir %t.mutant2.mlir
 // RUN: threadbind-opt %t.mutant2.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant2
 // RUN: not diff -q %t.ref %t.mutant2
+// RUN: sed -e 's/arith.xori %arg5, %[0-9a-z_]* : index/arith.ori %arg5, %arg5 : index/' %t.default.mlir > %t.mutant3.mlir
+// RUN: not diff -q %t.default.mlir %t.mutant3.mlir
+// RUN: threadbind-opt %t.mutant3.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant3
+// RUN: not diff -q %t.ref %t.mutant3
+// RUN: sed -e 's/\(vector.load %arg[0-9]*\[%[0-9a-z_]*\), %[0-9a-z_]*\]\( {alignment = 16 : i64} : memref<128x128xi8, #gpu.address_space<workgroup>>, vector<16xi8>\)/\1, %c0]\2/' %t.default.mlir > %t.mutant4.mlir
+// RUN: not diff -q %t.default.mlir %t.mutant4.mlir
+// RUN: threadbind-opt %t.mutant4.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant4
+// RUN: not diff -q %t.ref %t.mutant4
 
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access where contiguous and aligned (vector-bytes=0 moves one); block 32x4x1
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 3 contiguously and 1 load dimension 1, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 64x64 tiles are read along one and written along the other; 2 elements a thread an access
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 128x128 tiles are read along one and written along the other; 4 elements a thread an access
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access where contiguous and aligned (vector-bytes=0 moves one); where the host finds every row aligned to 16 bytes, 16 elements a thread an access in blocks of 32x8 instead (vector-bytes=8 keeps 4 bytes); block 32x4x1
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 3 contiguously and 1 load dimension 1, so 128x128 tiles are read along one and written along the other; dimensions 2 and 3 walked as one; 4 elements a thread an access{{.*}}; where the host finds every row aligned to 16 bytes, 16 elements
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 64x64 tiles are read along one and written along the other; 2 elements a thread an access{{.*}}; where the host finds every row aligned to 16 bytes, 8 elements
+// The stores of two widths keep 4 bytes a thread an access.
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 128x128 tiles are read along one and written along the other; 4 elements a thread an access where contiguous and aligned (vector-bytes=0 moves one); block 32x4x1
+// REMARKS: remark: bound to gpu.launch through workgroup memory: {{.*}} 128x128 tiles {{.*}}; where the host finds every row aligned to 16 bytes, 16 elements
 
+// The host picks the launch of 16-byte accesses where the rows allow: a
+// thread loads a 4x16 block, stores it transposed as 16 words of 4 rows'
+// bytes, and after the barrier moves 16 bytes of a tile row.
 // CHECK-LABEL: func.func @nchw_to_nhwc(
-// CHECK:         workgroup(%[[TILE:.*]] : memref<128x129xi8, #gpu.address_space<workgroup>>)
-// A thread loads 8 of its rows before it stores any into the tile.
+// CHECK:         scf.if
+// CHECK:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[WIDE:.*]] : memref<128x128xi8, #gpu.address_space<workgroup>>)
+// CHECK-COUNT-4:   vector.load %arg0{{.*}} vector<16xi8>
+// CHECK-NOT:       vector.load
+// CHECK-COUNT-16:  vector.store %{{.*}}, %[[WIDE]]{{.*}} vector<4xi8>
+// CHECK:           gpu.barrier
+// CHECK:           vector.load %[[WIDE]]{{.*}} vector<16xi8>
+// CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<16xi8>
+// CHECK:         } else {
+// CHECK:         workgroup(%[[TILE:.*]] : memref<128x128xi8, #gpu.address_space<workgroup>>)
+// A thread loads 8 of its rows before it stores any into the tile, and
+// stores them as two transposed 4x4 blocks, each a vector an L point.
 // CHECK-COUNT-8:   vector.load %arg0{{.*}} vector<4xi8>
 // CHECK-NOT:       vector.load
-// CHECK:           memref.store %{{.*}}, %[[TILE]]
+// CHECK-COUNT-8:   vector.store %{{.*}}, %[[TILE]]{{.*}} vector<4xi8>
+// CHECK-NOT:       memref.store %{{.*}}, %[[TILE]]
 // CHECK:           gpu.barrier
+// CHECK:           vector.load %[[TILE]]{{.*}} vector<4xi8>
 // CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<4xi8>
 // CHECK-LABEL: func.func @nhwc_to_nchw(
-// CHECK:         workgroup(%{{.*}} : memref<128x129xi8, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%{{.*}} : memref<128x128xi8, #gpu.address_space<workgroup>>)
 // CHECK-LABEL: func.func @transpose_i16(
-// CHECK:         workgroup(%{{.*}} : memref<64x65xi16, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%[[W16:.*]] : memref<64x64xi16, #gpu.address_space<workgroup>>)
+// CHECK:           vector.load %arg0{{.*}} vector<8xi16>
+// CHECK:           vector.store %{{.*}}, %[[W16]]{{.*}} vector<2xi16>
+// CHECK:           vector.load %[[W16]]{{.*}} vector<8xi16>
+// CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<8xi16>
+// CHECK:         workgroup(%[[T16:.*]] : memref<64x64xi16, #gpu.address_space<workgroup>>)
 // CHECK:           vector.load %arg0{{.*}} vector<2xi16>
+// CHECK:           vector.store %{{.*}}, %[[T16]]{{.*}} vector<2xi16>
+// CHECK:           vector.load %[[T16]]{{.*}} vector<2xi16>
 // CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<2xi16>
 // CHECK-LABEL: func.func @dequantize_t(
-// CHECK:         workgroup(%{{.*}} : memref<128x129xi8, #gpu.address_space<workgroup>>)
+// CHECK-NOT:     vector<16xi8>
+// CHECK:         workgroup(%{{.*}} : memref<128x128xi8, #gpu.address_space<workgroup>>)
 // CHECK:           vector.store %{{.*}}, %arg1{{.*}} vector<4xf32>
 // CHECK:           vector.store %{{.*}}, %arg2{{.*}} vector<4xi8>
+// CHECK-LABEL: func.func @transpose_i8(
+// CHECK:         scf.if
+// CHECK:           vector.load %arg0{{.*}} vector<16xi8>
 // SCALAR:        memref<32x33xi8, #gpu.address_space<workgroup>>
 // SCALAR-NOT:    vector.load
 
@@ -66,6 +113,10 @@
 // OUT-COUNT-3: nhwc_to_nchw
 // OUT-COUNT-4: transpose_i16
 // OUT-COUNT-2: dequantize_t
+// OUT-COUNT-2: nchw_to_nhwc
+// OUT-COUNT-2: nhwc_to_nchw
+// OUT-COUNT-2: transpose_i16
+// OUT-COUNT-4: transpose_i8
 
 !v4 = memref<?x?x?x?xi8, strided<[?, ?, ?, 1], offset: ?>>
 
@@ -135,15 +186,35 @@ func.func @dequantize_t(%a: memref<?x?xi8>, %f: memref<?x?xf32>,
   return
 }
 
+!s2 = memref<?x?xi8, strided<[?, 1], offset: ?>>
+
+// b[i][j] = a[j][i] + 3
+func.func @transpose_i8(%a: !s2, %b: !s2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %three = arith.constant 3 : i8
+  %m = memref.dim %b, %c0 : !s2
+  %n = memref.dim %b, %c1 : !s2
+  scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    %x = memref.load %a[%j, %i] : !s2
+    %y = arith.addi %x, %three : i8
+    memref.store %y, %b[%i, %j] : !s2
+  }
+  return
+}
+
 // ---- Host helpers, left on the host by the map (no scf.parallel). ----
 
-// v[a][b][c][d] = (((a * B + b) * C + c) * D + d) * 7 + 3, as i8.
+// v[a][b][c][d] = x * 7 + (x / 251) * 5 + 3 as i8, for the linear index
+// x = ((a * B + b) * C + c) * D + d: elements 256 apart differ too.
 func.func @fill4(%v: !v4) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
   %c7 = arith.constant 7 : index
+  %c251 = arith.constant 251 : index
   %s0 = memref.dim %v, %c0 : !v4
   %s1 = memref.dim %v, %c1 : !v4
   %s2 = memref.dim %v, %c2 : !v4
@@ -160,7 +231,10 @@ func.func @fill4(%v: !v4) {
           %x5 = arith.addi %x4, %d : index
           %x6 = arith.muli %x5, %c7 : index
           %x7 = arith.addi %x6, %c3 : index
-          %e = arith.index_cast %x7 : index to i8
+          %hi = arith.divui %x5, %c251 : index
+          %hi5 = arith.muli %hi, %c5 : index
+          %x8 = arith.addi %x7, %hi5 : index
+          %e = arith.index_cast %x8 : index to i8
           memref.store %e, %v[%a, %b, %c, %d] : !v4
         }
       }
@@ -321,6 +395,68 @@ func.func @run_transpose_i16(%m: index, %n: index) {
   return
 }
 
+// transpose_i8 from an n x m view of rows `pa` bytes apart into an m x n
+// view of rows `pb` apart, both in byte buffers whose aligned pointers are
+// `shift` bytes past an allocation's; b's buffer is summed whole.
+func.func @run_transpose_i8(%m: index, %n: index, %pa: index, %pb: index,
+                            %shift: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c13 = arith.constant 13 : index
+  %c251 = arith.constant 251 : index
+  %c1000 = arith.constant 1000 : index
+  %la = arith.muli %n, %pa : index
+  %lb = arith.muli %m, %pb : index
+  %sa = arith.addi %la, %shift : index
+  %sb = arith.addi %lb, %shift : index
+  %bufA = memref.alloc(%sa) : memref<?xi8>
+  %bufB = memref.alloc(%sb) : memref<?xi8>
+  %va = memref.view %bufA[%shift][%n, %pa] : memref<?xi8> to memref<?x?xi8>
+  %vb = memref.view %bufB[%shift][%m, %pb] : memref<?xi8> to memref<?x?xi8>
+  %z = arith.constant 0 : i8
+  scf.for %i = %c0 to %n step %c1 {
+    scf.for %j = %c0 to %pa step %c1 {
+      %x = arith.muli %i, %pa : index
+      %y = arith.addi %x, %j : index
+      %w = arith.muli %y, %c13 : index
+      %hi = arith.divui %y, %c251 : index
+      %w2 = arith.addi %w, %hi : index
+      %e = arith.index_cast %w2 : index to i8
+      memref.store %e, %va[%i, %j] : memref<?x?xi8>
+    }
+  }
+  scf.for %i = %c0 to %m step %c1 {
+    scf.for %j = %c0 to %pb step %c1 {
+      memref.store %z, %vb[%i, %j] : memref<?x?xi8>
+    }
+  }
+  %sva = memref.subview %va[0, 0] [%n, %m] [1, 1] : memref<?x?xi8> to memref<?x?xi8, strided<[?, 1]>>
+  %svb = memref.subview %vb[0, 0] [%m, %n] [1, 1] : memref<?x?xi8> to memref<?x?xi8, strided<[?, 1]>>
+  %a = memref.cast %sva : memref<?x?xi8, strided<[?, 1]>> to !s2
+  %b = memref.cast %svb : memref<?x?xi8, strided<[?, 1]>> to !s2
+  call @transpose_i8(%a, %b) : (!s2, !s2) -> ()
+  %zero = arith.constant 0 : i64
+  %s = scf.for %i = %c0 to %m step %c1 iter_args(%r = %zero) -> i64 {
+    %t = scf.for %j = %c0 to %pb step %c1 iter_args(%r2 = %r) -> i64 {
+      %e = memref.load %vb[%i, %j] : memref<?x?xi8>
+      %ei = arith.extsi %e : i8 to i64
+      %w0 = arith.muli %j, %c1000 : index
+      %w1 = arith.addi %w0, %i : index
+      %w2 = arith.addi %w1, %c1 : index
+      %wi = arith.index_cast %w2 : index to i64
+      %p = arith.muli %ei, %wi : i64
+      %acc = arith.addi %r2, %p : i64
+      scf.yield %acc : i64
+    }
+    scf.yield %t : i64
+  }
+  vector.print str "transpose_i8 "
+  vector.print %s : i64
+  memref.dealloc %bufA : memref<?xi8>
+  memref.dealloc %bufB : memref<?xi8>
+  return
+}
+
 func.func @run_dequantize_t(%m: index, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -386,6 +522,19 @@ func.func @main() {
   %c257 = arith.constant 257 : index
   %c777 = arith.constant 777 : index
   %c1000 = arith.constant 1000 : index
+  %c4 = arith.constant 4 : index
+  %c10 = arith.constant 10 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %c24 = arith.constant 24 : index
+  %c32 = arith.constant 32 : index
+  %c40 = arith.constant 40 : index
+  %c48 = arith.constant 48 : index
+  %c100 = arith.constant 100 : index
+  %c112 = arith.constant 112 : index
+  %c136 = arith.constant 136 : index
+  %c144 = arith.constant 144 : index
+  %c160 = arith.constant 160 : index
   // (nchw, padded, n, c, h, w)
   call @run_layout(%true, %false, %c2, %c3, %c5, %c7) : (i1, i1, index, index, index, index) -> ()
   call @run_layout(%true, %false, %c1, %c130, %c3, %c64) : (i1, i1, index, index, index, index) -> ()
@@ -400,5 +549,21 @@ func.func @main() {
   call @run_transpose_i16(%c1000, %c777) : (index, index) -> ()
   call @run_dequantize_t(%c33, %c70) : (index, index) -> ()
   call @run_dequantize_t(%c130, %c257) : (index, index) -> ()
+  // Sizes whose rows allow 16-byte accesses (C and H*W multiples of 16):
+  // rows of 12 crossed by a chunk (H*W contiguous), several tiles.
+  call @run_layout(%true, %false, %c2, %c32, %c4, %c12) : (i1, i1, index, index, index, index) -> ()
+  call @run_layout(%true, %false, %c1, %c144, %c10, %c16) : (i1, i1, index, index, index, index) -> ()
+  call @run_layout(%false, %false, %c2, %c32, %c4, %c12) : (i1, i1, index, index, index, index) -> ()
+  call @run_layout(%false, %false, %c1, %c144, %c10, %c16) : (i1, i1, index, index, index, index) -> ()
+  call @run_transpose_i16(%c64, %c24) : (index, index) -> ()
+  call @run_transpose_i16(%c40, %c136) : (index, index) -> ()
+  // (m, n, row pitch of a, of b, pointer shift): rows aligned to 16 bytes
+  // with ragged ends (the last chunk of a row one element at a time);
+  // the same with pointers 4 bytes off 16 (every chunk so); whole tiles;
+  // odd pitches (the launch of 4-byte accesses).
+  call @run_transpose_i8(%c100, %c48, %c112, %c64, %c0) : (index, index, index, index, index) -> ()
+  call @run_transpose_i8(%c100, %c48, %c112, %c64, %c4) : (index, index, index, index, index) -> ()
+  call @run_transpose_i8(%c160, %c144, %c160, %c144, %c0) : (index, index, index, index, index) -> ()
+  call @run_transpose_i8(%c33, %c31, %c33, %c31, %c0) : (index, index, index, index, index) -> ()
   return
 }

@@ -74,7 +74,7 @@
 // CHECK:         memref.load %[[T]]
 // CHECK-NEXT:    memref.load %arg2
 // CHECK-LABEL: func.func @nchw_to_nhwc(
-// CHECK:         workgroup(%{{.*}} : memref<128x129xi8, #gpu.address_space<workgroup>>)
+// CHECK:         workgroup(%{{.*}} : memref<128x128xi8, #gpu.address_space<workgroup>>)
 // CHECK-LABEL: func.func @permute3(
 // CHECK:         workgroup(%{{.*}} : memref<32x33xi16, #gpu.address_space<workgroup>>)
 // DIRECT-NOT:    workgroup(

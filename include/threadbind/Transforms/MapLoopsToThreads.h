@@ -186,12 +186,26 @@ struct StagedTransposePlan {
   /// the tile: 1, or 4 bytes' worth for elements of 1 or 2 bytes, whose
   /// tile is then (32 * pack)^2.
   unsigned pack = 1;
+  /// With `pack` > 1: each thread loads `pack` rows of the tile in phase 1,
+  /// transposes the pack x pack block in registers and stores it as `pack`
+  /// vectors along S, so each phase accesses workgroup memory a vector at a
+  /// time (the tile is then edge x edge, XOR-swizzled against bank
+  /// conflicts, not padded).
+  bool transposeInRegisters = false;
   /// Where more than one (4-byte elements of a 2-D nest, `pack` 1): the
   /// elements a thread moves in a second launch, run instead where the
   /// host finds every access's rows aligned to them, in blocks of
   /// `alignedBlockRows` rows of threads.
   unsigned alignedPack = 1;
   int64_t alignedBlockRows = 8;
+  /// Where more than one (elements of 1 or 2 bytes, `pack` > 1): the
+  /// elements a thread moves with one 16-byte access along either side in
+  /// a second launch, run instead where the host finds every access's rows
+  /// aligned to them and its chunks contiguous, in blocks of
+  /// `wideBlockRows` rows of threads. Its tile is the plan's, and each
+  /// thread transposes `pack` rows of `widePack` elements in registers.
+  unsigned widePack = 1;
+  int64_t wideBlockRows = 8;
   SmallVector<memref::LoadOp> stagedLoads;
 
   int64_t getTileEdge() const { return 32 * pack; }
@@ -211,7 +225,8 @@ matchStagedTranspose(scf::ParallelOp loop, const LoopMappingOptions &options);
 /// are read coalesced into workgroup memory, and after a barrier the body
 /// runs with its stores coalesced. With `plan.alignedPack`, an scf.if on
 /// the host chooses between a launch packed that way, where every access's
-/// rows are aligned to it, and the plan's own. Returns the plan's launch.
+/// rows are aligned to it, and the plan's own; with `plan.widePack`
+/// likewise for the launch of 16-byte accesses. Returns the plan's launch.
 gpu::LaunchOp mapStagedTranspose(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const StagedTransposePlan &plan);
 

@@ -85,11 +85,22 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     worth of contiguous elements a global access, over a tile of
     (32 * 4 / bytes)^2 elements: one vector access where a run-time check
     finds the elements inside the loop, contiguous in memory and aligned,
-    one element at a time otherwise. A 2-D nest of 4-byte elements (and
-    `vector-bytes` at least 8) gets two launches: 64x64 tiles of two
-    elements a thread an access in 32x8 blocks, which the host runs where
-    every access's rows start on 8 bytes (its first element and its
-    memref's outer strides), and the 32x32 tiles otherwise.
+    one element at a time otherwise; in between, each thread transposes
+    4-byte blocks in registers, so workgroup memory is accessed 4 bytes at
+    a time too (the tile XOR-swizzled against bank conflicts). Such a nest
+    whose elements all have one width, and a deeper-than-2-D nest of
+    4-byte elements, with `vector-bytes` at least 16, gets a second launch
+    of the same tile that the host runs where every access's chunks of 16
+    bytes along the tile are contiguous and start on 16 bytes (outer
+    strides and first elements on 16 bytes, or an axis of two dimensions
+    whose rows follow each other): each thread moves 16 bytes an access on
+    both sides in 32x8 blocks, one element at a time only at the loop's
+    edges or where a pointer is off 16 bytes. A 2-D nest of 4-byte
+    elements (and `vector-bytes` at least 8) gets two launches: 64x64
+    tiles of two elements a thread an access in 32x8 blocks, which the
+    host runs where every access's rows start on 8 bytes (its first
+    element and its memref's outer strides), and the 32x32 tiles
+    otherwise.
 
     A 2-D nest each of whose outputs runs a loop over k (an `scf.for`
     carrying values, or an `scf.parallel` reducing them; bounds the nest
@@ -162,9 +173,10 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     Option<"vectorBytes", "vector-bytes", "unsigned",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Widest vector access a staged tile may use: tiles of 1- and "
-           "2-byte elements move 4 bytes a thread an access, and of 4-byte "
-           "elements in 2-D nests 8 where every row is aligned (chosen on "
-           "the host), where memory "
+           "2-byte elements move 4 bytes a thread an access, and 16 where "
+           "every chunk is aligned (chosen on the host), as do 4-byte "
+           "elements in nests deeper than 2-D; 4-byte elements in 2-D "
+           "nests move 8 where every row is aligned; where memory "
            "is contiguous and aligned, checked at run time (0 or below 4 "
            "moves one element)">,
     Option<"registerTiles", "register-tiles", "bool", "true",

@@ -466,6 +466,14 @@ private:
   void forEachRowGroup(
       ArrayRef<unsigned> axis, Value innerTrip, Value first, int64_t run,
       function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build);
+  /// A loop over tile rows from `firstRow` to the tile's edge by `step`,
+  /// running `build` on each row and its point along `axis` (position
+  /// `first` + row). On an axis of two dimensions the point is carried
+  /// from row to row: `build` returns the point `step` rows on.
+  void forEachRow(
+      ArrayRef<unsigned> axis, Value innerTrip, Value first, Value firstRow,
+      int64_t step,
+      function_ref<AxisPoint(Value row, const AxisPoint &point)> build);
   /// Clones the ops of `slice` in body order through `mapping`.
   void cloneSlice(const SetVector<Operation *> &slice, IRMapping &mapping);
   /// Whether `memref`'s elements at `indices` as `first` and `last` map them
@@ -497,6 +505,18 @@ private:
   void cloneBody(Value localS, Value localL, IRMapping &mapping,
                  SmallVectorImpl<SmallVector<Value>> *stored,
                  ArrayRef<Value> staged = {});
+  /// Each staged load's `count` elements of its tile at (`row`, `column`),
+  /// read as one vector: element k of the result holds the loads' values
+  /// at the k-th of the S points they stand for.
+  SmallVector<SmallVector<Value>> readTileVectors(Value row, Value column,
+                                                  unsigned count);
+  /// Each staged load's `count` elements from its indices under `first`,
+  /// one vector load each (their index computations already cloned).
+  SmallVector<Value> loadStagedVectors(IRMapping &first, unsigned count);
+  /// Stores each store's values in `stored` (at `count` consecutive S
+  /// points) as one vector, at the store's indices under `first`.
+  void emitVectorStores(ArrayRef<SmallVector<Value>> stored,
+                        IRMapping &first, unsigned count);
   /// For a tile transposed in registers: the column of the tile where
   /// the vector of S positions `word` * pack of tile row `row` (along L)
   /// lies.
@@ -521,6 +541,11 @@ private:
   /// whole chunk of S points from `s`, the tile's words from `word`: the
   /// body on each point, its stores one vector each.
   void emitWideStoreRow(Value row, const AxisPoint &l, const AxisPoint &s,
+                        Value word);
+  /// Phase 2 of the wide launch, one element at a time: the body at each
+  /// point of the chunk from `s` inside the loop (its edges, unaligned
+  /// pointers), the staged values read from the tile.
+  void emitWideElements(Value row, const AxisPoint &l, const AxisPoint &s,
                         Value word);
   /// A loop over the first `widePack` positions from `first` along an axis
   /// of trip `trip` that are inside it, calling `build` with each one's
@@ -681,6 +706,33 @@ AxisPoint StagedTransposeBuilder::advance(ArrayRef<unsigned> axis,
   return {pos, ifAgain.getResult(0), ifAgain.getResult(1)};
 }
 
+void StagedTransposeBuilder::forEachRow(
+    ArrayRef<unsigned> axis, Value innerTrip, Value first, Value firstRow,
+    int64_t step,
+    function_ref<AxisPoint(Value row, const AxisPoint &point)> build) {
+  AxisPoint start = splitAxis(axis, innerTrip, add(first, firstRow));
+  SmallVector<Value> carried;
+  if (axis.size() == 2)
+    carried = {start.outer, start.inner};
+  auto loop = scf::ForOp::create(rewriter, loc, cst(0), cst(edge), cst(step),
+                                 carried);
+  OpBuilder::InsertionGuard guard(rewriter);
+  // Without carried values the loop comes with its yield.
+  if (carried.empty())
+    rewriter.setInsertionPoint(loop.getBody()->getTerminator());
+  else
+    rewriter.setInsertionPointToEnd(loop.getBody());
+  Value row =
+      arith::AddIOp::create(rewriter, loc, loop.getInductionVar(), firstRow);
+  AxisPoint point = carried.empty()
+                        ? AxisPoint{add(first, row), nullptr, nullptr}
+                        : AxisPoint{add(first, row), loop.getRegionIterArg(0),
+                                    loop.getRegionIterArg(1)};
+  AxisPoint next = build(row, point);
+  if (!carried.empty())
+    scf::YieldOp::create(rewriter, loc, ValueRange{next.outer, next.inner});
+}
+
 void StagedTransposeBuilder::forEachRowGroup(
     ArrayRef<unsigned> axis, Value innerTrip, Value first, int64_t run,
     function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build) {
@@ -694,41 +746,22 @@ void StagedTransposeBuilder::forEachRowGroup(
     return i / run * run * blockRows + i % run;
   };
   Value threadRow = run == 1 ? ty : mul(ty, cst(run));
-  AxisPoint start = splitAxis(axis, innerTrip, add(first, threadRow));
-  SmallVector<Value> carried;
-  if (axis.size() == 2)
-    carried = {start.outer, start.inner};
   // A static trip count: rowsPerThread / group groups.
-  auto groups = scf::ForOp::create(rewriter, loc, cst(0), cst(edge),
-                                   cst(groupStep), carried);
-  OpBuilder::InsertionGuard guard(rewriter);
-  // Without carried values the loop comes with its yield.
-  if (carried.empty())
-    rewriter.setInsertionPoint(groups.getBody()->getTerminator());
-  else
-    rewriter.setInsertionPointToEnd(groups.getBody());
-  Value base = arith::AddIOp::create(rewriter, loc, groups.getInductionVar(),
-                                     threadRow);
-  SmallVector<Value> rows;
-  SmallVector<AxisPoint> points;
-  for (int64_t i = 0; i < group; ++i) {
-    rows.push_back(add(base, cst(offset(i))));
-    if (i == 0)
-      points.push_back(axis.size() == 1
-                           ? AxisPoint{add(first, base), nullptr, nullptr}
-                           : AxisPoint{add(first, base),
-                                       groups.getRegionIterArg(0),
-                                       groups.getRegionIterArg(1)});
-    else
-      points.push_back(advance(axis, innerTrip, points.back(),
-                               offset(i) - offset(i - 1)));
-  }
-  build(rows, points);
-  if (axis.size() == 2) {
-    AxisPoint after = advance(axis, innerTrip, points.back(),
+  forEachRow(axis, innerTrip, first, threadRow, groupStep,
+             [&](Value base, const AxisPoint &point) {
+               SmallVector<Value> rows = {base};
+               SmallVector<AxisPoint> points = {point};
+               for (int64_t i = 1; i < group; ++i) {
+                 rows.push_back(add(base, cst(offset(i))));
+                 points.push_back(advance(axis, innerTrip, points.back(),
+                                          offset(i) - offset(i - 1)));
+               }
+               build(rows, points);
+               if (axis.size() == 1)
+                 return AxisPoint();
+               return advance(axis, innerTrip, points.back(),
                               groupStep - offset(group - 1));
-    scf::YieldOp::create(rewriter, loc, ValueRange{after.outer, after.inner});
-  }
+             });
 }
 
 void StagedTransposeBuilder::cloneSlice(const SetVector<Operation *> &slice,
@@ -805,18 +838,7 @@ StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
                                     /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(ifVector.thenBlock());
-  SmallVector<Value> vectors;
-  for (auto [stagedLoad, type] : llvm::zip_equal(plan.stagedLoads, types)) {
-    memref::LoadOp load = stagedLoad;
-    SmallVector<Value> indices;
-    for (Value index : load.getIndices())
-      indices.push_back(first.lookupOrDefault(index));
-    int64_t bytes = getElementBytes(load.getType());
-    vectors.push_back(vector::LoadOp::create(
-        rewriter, loc, cast<VectorType>(type), load.getMemRef(), indices,
-        /*nontemporal=*/false, llvm::MaybeAlign(pack * bytes)));
-  }
-  scf::YieldOp::create(rewriter, loc, vectors);
+  scf::YieldOp::create(rewriter, loc, loadStagedVectors(first, pack));
   // One element at a time, gathered into the same vectors.
   rewriter.setInsertionPointToStart(ifVector.elseBlock());
   SmallVector<SmallVector<Value>> elements(plan.stagedLoads.size());
@@ -829,6 +851,40 @@ StagedTransposeBuilder::emitRowLoads(const AxisPoint &point,
         rewriter, loc, cast<VectorType>(type), values));
   scf::YieldOp::create(rewriter, loc, gathered);
   return SmallVector<Value>(ifVector.getResults());
+}
+
+SmallVector<SmallVector<Value>>
+StagedTransposeBuilder::readTileVectors(Value row, Value column,
+                                        unsigned count) {
+  SmallVector<SmallVector<Value>> values(count);
+  for (auto [stagedLoad, tile] :
+       llvm::zip_equal(plan.stagedLoads, launch.getWorkgroupAttributions())) {
+    Type element = memref::LoadOp(stagedLoad).getType();
+    Value vector = vector::LoadOp::create(
+        rewriter, loc, VectorType::get({count}, element), tile,
+        ValueRange{row, column}, /*nontemporal=*/false,
+        llvm::MaybeAlign(count * getElementBytes(element)));
+    for (unsigned k = 0; k < count; ++k)
+      values[k].push_back(vector::ExtractOp::create(
+          rewriter, loc, vector, ArrayRef<int64_t>{k}));
+  }
+  return values;
+}
+
+void StagedTransposeBuilder::emitVectorStores(
+    ArrayRef<SmallVector<Value>> stored, IRMapping &first, unsigned count) {
+  for (auto [store, values] : llvm::zip_equal(stores, stored)) {
+    Type element = store.getValue().getType();
+    Value vector = vector::FromElementsOp::create(
+        rewriter, loc, VectorType::get({count}, element), values);
+    SmallVector<Value> indices;
+    for (Value index : store.getIndices())
+      indices.push_back(first.lookupOrDefault(index));
+    vector::StoreOp::create(
+        rewriter, loc, vector, store.getMemRef(), indices,
+        /*nontemporal=*/false,
+        llvm::MaybeAlign(count * getElementBytes(element)));
+  }
 }
 
 Value StagedTransposeBuilder::getSwizzledColumn(Value row, Value word) {
@@ -871,21 +927,8 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
   // vector a staged load: element k of each is the staged loads' values at
   // the k-th S point.
   SmallVector<SmallVector<Value>> stagedAt(pack);
-  if (plan.transposeInRegisters) {
-    Value column = getSwizzledColumn(row, tx);
-    for (auto [stagedLoad, tile] : llvm::zip_equal(
-             plan.stagedLoads, launch.getWorkgroupAttributions())) {
-      Type element = memref::LoadOp(stagedLoad).getType();
-      auto type = VectorType::get({pack}, element);
-      Value vector = vector::LoadOp::create(
-          rewriter, loc, type, tile, ValueRange{row, column},
-          /*nontemporal=*/false,
-          llvm::MaybeAlign(pack * getElementBytes(element)));
-      for (unsigned k = 0; k < pack; ++k)
-        stagedAt[k].push_back(vector::ExtractOp::create(
-            rewriter, loc, vector, ArrayRef<int64_t>{k}));
-    }
-  }
+  if (plan.transposeInRegisters)
+    stagedAt = readTileVectors(row, getSwizzledColumn(row, tx), pack);
   // One element: the body at the k-th of this thread's S points.
   auto emitElement = [&](unsigned k) {
     IRMapping mapping;
@@ -921,17 +964,7 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
     (void)mapPoint(point, lanes[k], mapping);
     cloneBody(add(lane, cst(k)), row, mapping, &stored, stagedAt[k]);
   }
-  for (auto [store, values] : llvm::zip_equal(stores, stored)) {
-    Type element = store.getValue().getType();
-    Value vector = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({pack}, element), values);
-    SmallVector<Value> indices;
-    for (Value index : store.getIndices())
-      indices.push_back(first.lookupOrDefault(index));
-    vector::StoreOp::create(rewriter, loc, vector, store.getMemRef(), indices,
-                            /*nontemporal=*/false,
-                            llvm::MaybeAlign(pack * getElementBytes(element)));
-  }
+  emitVectorStores(stored, first, pack);
   rewriter.setInsertionPoint(ifVector.elseBlock()->getTerminator());
   for (unsigned k = 0; k < pack; ++k)
     emitElement(k);
@@ -1042,18 +1075,24 @@ StagedTransposeBuilder::emitWideRowLoads(const AxisPoint &s,
   Value inside = mapPoint(l, s, first);
   return createIfElseZeros(rewriter, loc, inside, types, [&] {
     cloneSlice(loadIndexOps, first);
-    SmallVector<Value> vectors;
-    for (auto [stagedLoad, type] : llvm::zip_equal(plan.stagedLoads, types)) {
-      memref::LoadOp load = stagedLoad;
-      SmallVector<Value> indices;
-      for (Value index : load.getIndices())
-        indices.push_back(first.lookupOrDefault(index));
-      vectors.push_back(vector::LoadOp::create(
-          rewriter, loc, cast<VectorType>(type), load.getMemRef(), indices,
-          /*nontemporal=*/false, llvm::MaybeAlign(kWideBytes)));
-    }
-    return vectors;
+    return loadStagedVectors(first, widePack);
   });
+}
+
+SmallVector<Value> StagedTransposeBuilder::loadStagedVectors(IRMapping &first,
+                                                             unsigned count) {
+  SmallVector<Value> vectors;
+  for (memref::LoadOp load : plan.stagedLoads) {
+    SmallVector<Value> indices;
+    for (Value index : load.getIndices())
+      indices.push_back(first.lookupOrDefault(index));
+    Type element = load.getType();
+    vectors.push_back(vector::LoadOp::create(
+        rewriter, loc, VectorType::get({count}, element), load.getMemRef(),
+        indices, /*nontemporal=*/false,
+        llvm::MaybeAlign(count * getElementBytes(element))));
+  }
+  return vectors;
 }
 
 void StagedTransposeBuilder::emitWideStoreRow(Value row, const AxisPoint &l,
@@ -1062,18 +1101,8 @@ void StagedTransposeBuilder::emitWideStoreRow(Value row, const AxisPoint &l,
   // This thread's chunk of the tile row: element k of each staged load's
   // vector is its value at S point k of the chunk.
   Value column = getWideColumn(row, word);
-  SmallVector<SmallVector<Value>> stagedAt(widePack);
-  for (auto [stagedLoad, tile] :
-       llvm::zip_equal(plan.stagedLoads, launch.getWorkgroupAttributions())) {
-    Type element = memref::LoadOp(stagedLoad).getType();
-    Value vector = vector::LoadOp::create(
-        rewriter, loc, VectorType::get({widePack}, element), tile,
-        ValueRange{row, column}, /*nontemporal=*/false,
-        llvm::MaybeAlign(kWideBytes));
-    for (unsigned k = 0; k < widePack; ++k)
-      stagedAt[k].push_back(vector::ExtractOp::create(
-          rewriter, loc, vector, ArrayRef<int64_t>{k}));
-  }
+  SmallVector<SmallVector<Value>> stagedAt =
+      readTileVectors(row, column, widePack);
   IRMapping first;
   auto ifInside = scf::IfOp::create(rewriter, loc, mapPoint(l, s, first));
   OpBuilder::InsertionGuard guard(rewriter);
@@ -1090,17 +1119,7 @@ void StagedTransposeBuilder::emitWideStoreRow(Value row, const AxisPoint &l,
     (void)mapPoint(l, point, mapping);
     cloneBody(Value(), Value(), mapping, &stored, stagedAt[k]);
   }
-  for (auto [store, values] : llvm::zip_equal(stores, stored)) {
-    Type element = store.getValue().getType();
-    Value vector = vector::FromElementsOp::create(
-        rewriter, loc, VectorType::get({widePack}, element), values);
-    SmallVector<Value> indices;
-    for (Value index : store.getIndices())
-      indices.push_back(first.lookupOrDefault(index));
-    vector::StoreOp::create(rewriter, loc, vector, store.getMemRef(), indices,
-                            /*nontemporal=*/false,
-                            llvm::MaybeAlign(kWideBytes));
-  }
+  emitVectorStores(stored, first, widePack);
 }
 
 void StagedTransposeBuilder::forEachInsideElement(
@@ -1208,52 +1227,39 @@ void StagedTransposeBuilder::emitWideTile() {
   int64_t rowStep = threads / chunks;
   Value firstRow =
       arith::DivUIOp::create(rewriter, loc, thread, cst(chunks));
-  AxisPoint start = splitAxis(plan.loadAxis, innerTripL,
-                              add(firstL, firstRow));
   Value word = mul(chunk, cst(kWideBytes / 4));
   eitherWay(isWhole(firstChunkS, tripS), [&](bool whole) {
-    SmallVector<Value> carried;
-    if (plan.loadAxis.size() == 2)
-      carried = {start.outer, start.inner};
-    auto loop2 = scf::ForOp::create(rewriter, loc, cst(0), cst(edge),
-                                    cst(rowStep), carried);
+    forEachRow(plan.loadAxis, innerTripL, firstL, firstRow, rowStep,
+               [&](Value row, const AxisPoint &point) {
+                 if (whole) {
+                   emitWideStoreRow(row, point, chunkS, word);
+                 } else {
+                   emitWideElements(row, point, chunkS, word);
+                 }
+                 if (plan.loadAxis.size() == 1)
+                   return AxisPoint();
+                 return advance(plan.loadAxis, innerTripL, point, rowStep);
+               });
+  });
+}
+
+void StagedTransposeBuilder::emitWideElements(Value row, const AxisPoint &l,
+                                              const AxisPoint &s, Value word) {
+  // Each element inside the loop, its staged values read from the tile one
+  // at a time (the chunk's 16 bytes are contiguous there).
+  Value column = getWideColumn(row, word);
+  forEachInsideElement(s.pos, tripS, [&](Value k) {
+    AxisPoint point = splitAxis(plan.storeAxis, innerTripS, add(s.pos, k));
+    IRMapping mapping;
+    auto ifInside =
+        scf::IfOp::create(rewriter, loc, mapPoint(l, point, mapping));
     OpBuilder::InsertionGuard guard(rewriter);
-    if (carried.empty())
-      rewriter.setInsertionPoint(loop2.getBody()->getTerminator());
-    else
-      rewriter.setInsertionPointToEnd(loop2.getBody());
-    Value row = add(loop2.getInductionVar(), firstRow);
-    AxisPoint point = carried.empty()
-                          ? AxisPoint{add(firstL, row), nullptr, nullptr}
-                          : AxisPoint{add(firstL, row),
-                                      loop2.getRegionIterArg(0),
-                                      loop2.getRegionIterArg(1)};
-    if (whole) {
-      emitWideStoreRow(row, point, chunkS, word);
-    } else {
-      // Each element inside the loop, its staged values read from the
-      // tile one at a time (the chunk's 16 bytes are contiguous there).
-      Value column = getWideColumn(row, word);
-      forEachInsideElement(chunkS.pos, tripS, [&](Value k) {
-        AxisPoint pointS =
-            splitAxis(plan.storeAxis, innerTripS, add(chunkS.pos, k));
-        IRMapping mapping;
-        auto ifInside =
-            scf::IfOp::create(rewriter, loc, mapPoint(point, pointS, mapping));
-        OpBuilder::InsertionGuard elementGuard(rewriter);
-        rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-        SmallVector<Value> staged;
-        for (Value tile : tiles)
-          staged.push_back(memref::LoadOp::create(
-              rewriter, loc, tile, ValueRange{row, add(column, k)}));
-        cloneBody(Value(), Value(), mapping, /*stored=*/nullptr, staged);
-      });
-    }
-    if (!carried.empty()) {
-      AxisPoint after = advance(plan.loadAxis, innerTripL, point, rowStep);
-      scf::YieldOp::create(rewriter, loc,
-                           ValueRange{after.outer, after.inner});
-    }
+    rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
+    SmallVector<Value> staged;
+    for (Value tile : launch.getWorkgroupAttributions())
+      staged.push_back(memref::LoadOp::create(
+          rewriter, loc, tile, ValueRange{row, add(column, k)}));
+    cloneBody(Value(), Value(), mapping, /*stored=*/nullptr, staged);
   });
 }
 

@@ -69,6 +69,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <array>
+
 using namespace mlir;
 using namespace mlir::threadbind;
 
@@ -219,6 +221,15 @@ getPackableElements(scf::ParallelOp loop, const StagedTransposePlan &plan) {
   return elements;
 }
 
+/// Whether both sides' inner loop dimensions step by one, as a thread's
+/// elements of one access must.
+static bool hasUnitInnerSteps(scf::ParallelOp loop,
+                              const StagedTransposePlan &plan) {
+  return llvm::all_of(std::array{plan.storeDim, plan.loadDim}, [&](unsigned d) {
+    return getConstantIntValue(loop.getStep()[d]) == 1;
+  });
+}
+
 /// Whether each thread of `plan` may move `pack` of `elements` an access:
 /// each access's vector is a PTX width within `vectorBytes`, both sides'
 /// inner dimensions step by one, and the tiles (rows `padded` by an
@@ -231,9 +242,8 @@ static bool canPack(scf::ParallelOp loop, const StagedTransposePlan &plan,
     if (bytes > vectorBytes || !isSupportedVectorBytes(bytes))
       return false;
   }
-  for (unsigned d : {plan.storeDim, plan.loadDim})
-    if (getConstantIntValue(loop.getStep()[d]) != 1)
-      return false;
+  if (!hasUnitInnerSteps(loop, plan))
+    return false;
   int64_t edge = kTile * pack, tileBytes = 0;
   int64_t pitch = padded ? edge + 1 : edge;
   for (memref::LoadOp load : plan.stagedLoads)
@@ -241,10 +251,31 @@ static bool canPack(scf::ParallelOp loop, const StagedTransposePlan &plan,
   return tileBytes <= kMaxPackedTileBytes;
 }
 
+/// Sets `plan`'s wide launch (see StagedTransposePlan::widePack) where its
+/// tile is packed (or of 4-byte elements, not packed on the host) and
+/// every staged and stored element (`elements`) has the same width:
+/// 16 bytes' worth a thread an access on both sides, the stores' vectors
+/// no wider than the loads'. A hand kernel of that shape ran i8 NCHW<->NHWC
+/// at 0.96 of a copy where 4-byte accesses ran at 0.79 (H200, 2026-11-27).
+static void chooseWide(scf::ParallelOp loop, StagedTransposePlan &plan,
+                       ArrayRef<Type> elements, int64_t vectorBytes) {
+  if (vectorBytes < kWideBytes || plan.alignedPack > 1 ||
+      !hasUnitInnerSteps(loop, plan))
+    return;
+  unsigned bytes = getElementBytes(elements.front());
+  if (bytes * plan.pack != kPackedBytes ||
+      llvm::any_of(elements, [&](Type element) {
+        return getElementBytes(element) != bytes;
+      }))
+    return;
+  plan.widePack = kWideBytes / bytes;
+}
+
 /// Sets `plan`'s packing (see the file comment): 4 bytes' worth of the
 /// narrowest staged or stored element a thread an access when it is
 /// narrower than 4 bytes; for a 2-D nest of 4-byte elements, two a thread
-/// in a launch the host runs where every row is aligned to 8 bytes.
+/// in a launch the host runs where every row is aligned to 8 bytes; then
+/// the wide launch (chooseWide).
 static void choosePack(scf::ParallelOp loop, StagedTransposePlan &plan,
                        int64_t vectorBytes) {
   std::optional<SmallVector<Type>> elements =
@@ -262,37 +293,13 @@ static void choosePack(scf::ParallelOp loop, StagedTransposePlan &plan,
       plan.pack = pack;
       plan.transposeInRegisters = true;
     }
-    return;
-  }
-  if (narrowest == kAlignedPackBytes / kAlignedPack &&
-      widest == narrowest && loop.getNumLoops() == 2 &&
-      canPack(loop, plan, *elements, kAlignedPack, vectorBytes,
-              /*padded=*/true))
+  } else if (narrowest == kAlignedPackBytes / kAlignedPack &&
+             widest == narrowest && loop.getNumLoops() == 2 &&
+             canPack(loop, plan, *elements, kAlignedPack, vectorBytes,
+                     /*padded=*/true)) {
     plan.alignedPack = kAlignedPack;
-}
-
-/// Sets `plan`'s wide launch (see StagedTransposePlan::widePack) where its
-/// tile is packed and every staged and stored element has the same width:
-/// 16 bytes' worth a thread an access on both sides, the stores' vectors
-/// no wider than the loads'. A hand kernel of that shape ran i8 NCHW<->NHWC
-/// at 0.96 of a copy where 4-byte accesses ran at 0.79 (H200, 2026-11-27).
-static void chooseWide(scf::ParallelOp loop, StagedTransposePlan &plan,
-                       int64_t vectorBytes) {
-  if (vectorBytes < kWideBytes || plan.alignedPack > 1)
-    return;
-  for (unsigned d : {plan.storeDim, plan.loadDim})
-    if (getConstantIntValue(loop.getStep()[d]) != 1)
-      return;
-  std::optional<SmallVector<Type>> elements = getPackableElements(loop, plan);
-  if (!elements)
-    return;
-  unsigned bytes = getElementBytes(elements->front());
-  if (bytes * plan.pack != kPackedBytes ||
-      llvm::any_of(*elements, [&](Type element) {
-        return getElementBytes(element) != bytes;
-      }))
-    return;
-  plan.widePack = kWideBytes / bytes;
+  }
+  chooseWide(loop, plan, *elements, vectorBytes);
 }
 
 std::optional<StagedTransposePlan>
@@ -378,7 +385,6 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
   plan.storeAxis = getTileAxis(firstStore.getIndices(), *storeDim,
                                plan.loadAxis, coefficients);
   choosePack(loop, plan, options.vectorBytes);
-  chooseWide(loop, plan, options.vectorBytes);
   // Blocks of few rows of threads, each thread many rows of the tile: see
   // kRowsPerThread.
   int64_t rowsPerThread = plan.pack > 1 ? kPackedRowsPerThread
@@ -517,6 +523,11 @@ private:
   /// points) as one vector, at the store's indices under `first`.
   void emitVectorStores(ArrayRef<SmallVector<Value>> stored,
                         IRMapping &first, unsigned count);
+  /// Transposes `rows` (`pack` rows of a tile, one vector a staged load
+  /// each) into words: word k holds the rows' k-th elements, S-consecutive
+  /// at L point `firstL` + k, and goes to tile row `firstL` + k, `column`.
+  void storeTransposed(ArrayRef<SmallVector<Value>> rows, Value firstL,
+                       Value column);
   /// For a tile transposed in registers: the column of the tile where
   /// the vector of S positions `word` * pack of tile row `row` (along L)
   /// lies.
@@ -887,6 +898,26 @@ void StagedTransposeBuilder::emitVectorStores(
   }
 }
 
+void StagedTransposeBuilder::storeTransposed(
+    ArrayRef<SmallVector<Value>> rows, Value firstL, Value column) {
+  for (auto [i, tile] : llvm::enumerate(launch.getWorkgroupAttributions())) {
+    auto type = cast<VectorType>(rows.front()[i].getType());
+    Type element = type.getElementType();
+    for (int64_t k = 0, e = type.getNumElements(); k < e; ++k) {
+      SmallVector<Value> elements;
+      for (const SmallVector<Value> &row : rows)
+        elements.push_back(vector::ExtractOp::create(rewriter, loc, row[i],
+                                                     ArrayRef<int64_t>{k}));
+      Value word = vector::FromElementsOp::create(
+          rewriter, loc, VectorType::get({pack}, element), elements);
+      vector::StoreOp::create(
+          rewriter, loc, word, tile, ValueRange{add(firstL, cst(k)), column},
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(pack * getElementBytes(element)));
+    }
+  }
+}
+
 Value StagedTransposeBuilder::getSwizzledColumn(Value row, Value word) {
   Value swizzle = arith::DivUIOp::create(rewriter, loc, row, cst(pack));
   return mul(arith::XOrIOp::create(rewriter, loc, word, swizzle), cst(pack));
@@ -1200,22 +1231,7 @@ void StagedTransposeBuilder::emitWideTile() {
     SmallVector<SmallVector<Value>> loaded;
     for (const AxisPoint &point : points)
       loaded.push_back(emitWideRowLoads(point, l));
-    // Element k of the rows' vectors, transposed: `pack` S-consecutive
-    // elements at L point chunk * widePack + k, one word of the tile.
-    for (auto [i, tile] : llvm::enumerate(tiles))
-      for (unsigned k = 0; k < widePack; ++k) {
-        SmallVector<Value> elements;
-        for (unsigned j = 0; j < pack; ++j)
-          elements.push_back(vector::ExtractOp::create(
-              rewriter, loc, loaded[j][i], ArrayRef<int64_t>{k}));
-        Type element = elements.front().getType();
-        Value word = vector::FromElementsOp::create(
-            rewriter, loc, VectorType::get({pack}, element), elements);
-        vector::StoreOp::create(rewriter, loc, word, tile,
-                                ValueRange{add(tileRowL, cst(k)), column},
-                                /*nontemporal=*/false,
-                                llvm::MaybeAlign(kWideBytes / 4));
-      }
+    storeTransposed(loaded, tileRowL, column);
   });
   gpu::BarrierOp::create(rewriter, loc);
 
@@ -1287,24 +1303,8 @@ void StagedTransposeBuilder::emitTile(ArrayRef<AxisPoint> lanesS) {
             Value column = getSwizzledColumn(
                 laneL, arith::DivUIOp::create(rewriter, loc, rows[first],
                                               cst(pack)));
-            for (auto [i, tile] : llvm::enumerate(tiles))
-              for (unsigned k = 0; k < pack; ++k) {
-                SmallVector<Value> elements;
-                for (unsigned j = 0; j < pack; ++j)
-                  elements.push_back(vector::ExtractOp::create(
-                      rewriter, loc, loaded[first + j][i],
-                      ArrayRef<int64_t>{k}));
-                Value transposed = vector::FromElementsOp::create(
-                    rewriter, loc,
-                    VectorType::get({pack}, elements.front().getType()),
-                    elements);
-                vector::StoreOp::create(
-                    rewriter, loc, transposed, tile,
-                    ValueRange{add(laneL, cst(k)), column},
-                    /*nontemporal=*/false,
-                    llvm::MaybeAlign(
-                        pack * getElementBytes(elements.front().getType())));
-              }
+            storeTransposed(ArrayRef(loaded).slice(first, pack), laneL,
+                            column);
           }
           return;
         }

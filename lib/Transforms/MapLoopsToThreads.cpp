@@ -915,15 +915,20 @@ void MapLoopsToThreadsPass::runOnOperation() {
       if (staged) {
         if (emitRemarks) {
           InFlightDiagnostic remark = loop.emitRemark();
-          int64_t edge = staged->getTileEdge();
+          int64_t storeEdge = staged->getStoreEdge();
+          int64_t loadEdge = staged->getLoadEdge();
           remark << "bound to gpu.launch through workgroup memory: the "
                     "stores walk loop dimension "
                  << asWritten(staged->storeDim) << " contiguously and "
                  << staged->stagedLoads.size() << " load"
                  << (staged->stagedLoads.size() == 1 ? "" : "s")
                  << " dimension " << asWritten(staged->loadDim) << ", so "
-                 << edge << "x" << edge
-                 << " tiles are read along one and written along the other";
+                 << storeEdge << "x" << loadEdge << " tiles"
+                 << (storeEdge == loadEdge
+                         ? ""
+                         : " (positions along the stores' dimension by the "
+                           "loads')")
+                 << " are read along one and written along the other";
           for (ArrayRef<unsigned> axis :
                {ArrayRef(staged->loadAxis), ArrayRef(staged->storeAxis)})
             if (axis.size() == 2)

@@ -7,7 +7,8 @@
 // A parallel nest whose stores walk memory contiguously along one loop
 // dimension S while some loads walk it along another, L (a transpose, a
 // permutation, a layout change), cannot coalesce both with one thread
-// mapping. This mapping gives each block a square tile of (L, S):
+// mapping. This mapping gives each block a tile of (L, S), square but for
+// the one below:
 //
 //   phase 1: threadIdx.x walks L; each staged load is read coalesced and
 //            kept in workgroup memory, tile[s][l] (rows padded by one
@@ -40,6 +41,14 @@
 //    tile is kept as tile[l][s] with each row's vectors XOR-swizzled by
 //    l / pack: phase 1's warp writes 32 rows l = pack * tx + k and phase 2's
 //    reads 32 vectors of one row, and both meet 32 distinct banks.
+//
+// A 2-D nest of one staged load of 4-byte elements (an f32 transpose)
+// gets two launches: 64x64 tiles of two elements a thread an access, which
+// the host runs where every row starts on 8 bytes, and otherwise a tile
+// 128 positions long along S and 32 along L, in which phase 2 has each
+// thread store 4 elements 32 apart in each of its rows, so a block writes
+// 512-byte runs of each output row (Triton picks the same shape for such
+// transposes); 4-6% faster than a 32x32 tile where rows are off 8 bytes.
 //
 // A nest whose elements all have one width (1, 2 bytes, or 4 in a nest
 // deeper than 2-D) also gets a wide launch, which the host picks where its
@@ -119,6 +128,15 @@ static constexpr int64_t kMaxPackedTileBytes = 40 * 1024;
 static constexpr unsigned kAlignedPack = 2;
 static constexpr int64_t kAlignedPackBytes = 8;
 static constexpr int64_t kAlignedRowsPerThread = 8;
+/// The plan's own launch of a 2-D nest of one staged 4-byte load spans
+/// this many times 32 positions of S (storeSpread): 128x32 tiles, each
+/// thread storing 4 elements 32 apart in phase 2. Measured on an H200
+/// (bench/results/2026-11-28-transpose-tiles-h200.md), f32 transposes with
+/// rows off 16 bytes, where the host does not pick the aligned launch:
+/// 8191^2 0.157 ms against 0.163 for 32x32 tiles, 12289^2 0.350 against
+/// 0.367, 4-6% on every large shape and even on small ones; 64x64 and
+/// 32x64 (S x L) tiles ran 5-40% slower, 128x32 in 32x4 blocks 17% slower.
+static constexpr unsigned kStoreSpread = 4;
 /// Bytes a thread moves with one global access in a wide launch (see
 /// chooseWide), and the threads of its blocks (256: each thread moves one
 /// pack x 16-byte block of a 128-byte tile in phase 1).
@@ -385,6 +403,10 @@ threadbind::matchStagedTranspose(scf::ParallelOp loop,
   plan.storeAxis = getTileAxis(firstStore.getIndices(), *storeDim,
                                plan.loadAxis, coefficients);
   choosePack(loop, plan, options.vectorBytes);
+  if (plan.pack == 1 && loop.getNumLoops() == 2 &&
+      plan.stagedLoads.size() == 1 &&
+      getElementBytes(plan.stagedLoads.front().getType()) == 4)
+    plan.storeSpread = kStoreSpread;
   // Blocks of few rows of threads, each thread many rows of the tile: see
   // kRowsPerThread.
   int64_t rowsPerThread = plan.pack > 1 ? kPackedRowsPerThread
@@ -419,6 +441,7 @@ public:
       : rewriter(rewriter), loop(loop), plan(plan), loc(loop.getLoc()),
         body(*loop.getBody()), pack(plan.pack), edge(plan.getTileEdge()),
         widePack(wide ? plan.widePack : 1),
+        spreadS(wide ? 1 : plan.storeSpread), edgeS(edge * spreadS),
         blockRows(wide ? plan.wideBlockRows : plan.blockRows) {}
 
   /// Builds the launch at the rewriter's insertion point; the loop stays.
@@ -427,6 +450,10 @@ public:
 private:
   Value cst(int64_t v) {
     return arith::ConstantIndexOp::create(rewriter, loc, v);
+  }
+  /// The tile's positions along `axis` (S or L).
+  int64_t getEdge(ArrayRef<unsigned> axis) const {
+    return llvm::equal(axis, plan.storeAxis) ? edgeS : edge;
   }
   Value add(Value a, Value b) {
     return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
@@ -448,8 +475,16 @@ private:
   /// inner dimension's trip, at least one) where the axis has two
   /// dimensions: a division, done once a thread.
   AxisPoint splitAxis(ArrayRef<unsigned> axis, Value innerTrip, Value pos);
-  /// This thread's points along `axis` from `first`: one, or one a packed
-  /// element.
+  /// A thread's points along `axis`: `pack` packed elements, or spreadS
+  /// along S.
+  unsigned getLaneCount(ArrayRef<unsigned> axis) const {
+    return pack > 1 ? pack : llvm::equal(axis, plan.storeAxis) ? spreadS : 1;
+  }
+  /// The tile position of a thread's lane `k` past its first: packed
+  /// elements are consecutive, spread ones a warp's width apart.
+  int64_t getLaneOffset(unsigned k) const { return pack > 1 ? k : kTile * k; }
+  /// This thread's points along `axis` from `first`: one, one a packed
+  /// element, or spreadS along S (getLaneOffset apart).
   SmallVector<AxisPoint> getLanePoints(ArrayRef<unsigned> axis,
                                        Value innerTrip, Value first);
   /// Maps the loop's induction variables to the point at `l` and `s` of
@@ -583,6 +618,11 @@ private:
   int64_t edge;
   /// Elements a thread moves an access in the wide launch; 1 otherwise.
   unsigned widePack;
+  /// This launch's S points a thread stores in a phase 2 row, 32 apart
+  /// (plan.storeSpread), and its tile's positions along S: edge * spreadS
+  /// (along L, edge).
+  unsigned spreadS;
+  int64_t edgeS;
   int64_t blockRows;
 
   gpu::LaunchOp launch;
@@ -619,9 +659,8 @@ Value StagedTransposeBuilder::buildHostSizes() {
   };
   tripL = axisTrip(plan.loadAxis);
   tripS = axisTrip(plan.storeAxis);
-  Value tile = cst(edge);
-  tilesS = arith::CeilDivUIOp::create(rewriter, loc, tripS, tile);
-  tilesL = arith::CeilDivUIOp::create(rewriter, loc, tripL, tile);
+  tilesS = arith::CeilDivUIOp::create(rewriter, loc, tripS, cst(edgeS));
+  tilesL = arith::CeilDivUIOp::create(rewriter, loc, tripL, cst(edge));
   Value blocks = arith::MulIOp::create(rewriter, loc, tilesS, tilesL);
   for (unsigned d = 0; d < numDims; ++d)
     if (!llvm::is_contained(plan.loadAxis, d) &&
@@ -645,8 +684,9 @@ StagedTransposeBuilder::getLanePoints(ArrayRef<unsigned> axis, Value innerTrip,
                                       Value first) {
   SmallVector<AxisPoint> lanes;
   Value lane = pack == 1 ? tx : mul(tx, cst(pack));
-  for (unsigned k = 0; k < pack; ++k)
-    lanes.push_back(splitAxis(axis, innerTrip, add(first, add(lane, cst(k)))));
+  for (unsigned k = 0, e = getLaneCount(axis); k < e; ++k)
+    lanes.push_back(
+        splitAxis(axis, innerTrip, add(first, add(lane, cst(getLaneOffset(k))))));
   return lanes;
 }
 
@@ -725,8 +765,8 @@ void StagedTransposeBuilder::forEachRow(
   SmallVector<Value> carried;
   if (axis.size() == 2)
     carried = {start.outer, start.inner};
-  auto loop = scf::ForOp::create(rewriter, loc, cst(0), cst(edge), cst(step),
-                                 carried);
+  auto loop = scf::ForOp::create(rewriter, loc, cst(0), cst(getEdge(axis)),
+                                 cst(step), carried);
   OpBuilder::InsertionGuard guard(rewriter);
   // Without carried values the loop comes with its yield.
   if (carried.empty())
@@ -747,7 +787,7 @@ void StagedTransposeBuilder::forEachRow(
 void StagedTransposeBuilder::forEachRowGroup(
     ArrayRef<unsigned> axis, Value innerTrip, Value first, int64_t run,
     function_ref<void(ArrayRef<Value> rows, ArrayRef<AxisPoint>)> build) {
-  int64_t rowsPerThread = edge / blockRows;
+  int64_t rowsPerThread = getEdge(axis) / blockRows;
   // Four rows a thread (2-D nests) ran 4% faster stored as they come.
   int64_t group = rowsPerThread >= kRowGroup ? kRowGroup : 1;
   assert(group % run == 0 && "a group holds whole runs");
@@ -957,7 +997,7 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
   // A tile transposed in registers holds this thread's elements as one
   // vector a staged load: element k of each is the staged loads' values at
   // the k-th S point.
-  SmallVector<SmallVector<Value>> stagedAt(pack);
+  SmallVector<SmallVector<Value>> stagedAt(lanes.size());
   if (plan.transposeInRegisters)
     stagedAt = readTileVectors(row, getSwizzledColumn(row, tx), pack);
   // One element: the body at the k-th of this thread's S points.
@@ -967,11 +1007,14 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
     auto ifInside = scf::IfOp::create(rewriter, loc, inside);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifInside.thenBlock()->getTerminator());
-    cloneBody(add(lane, cst(k)), row, mapping, /*stored=*/nullptr,
-              stagedAt[k]);
+    cloneBody(add(lane, cst(getLaneOffset(k))), row, mapping,
+              /*stored=*/nullptr, stagedAt[k]);
   };
-  if (pack == 1)
-    return emitElement(0);
+  if (pack == 1) {
+    for (unsigned k = 0; k < spreadS; ++k)
+      emitElement(k);
+    return;
+  }
 
   IRMapping first, last;
   (void)mapPoint(point, lanes.front(), first);
@@ -1012,7 +1055,7 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
   // tile[s][l], rows padded by an element; or tile[l][s], swizzled.
   int64_t pitch = plan.transposeInRegisters || widePack > 1 ? edge : edge + 1;
   for (memref::LoadOp load : plan.stagedLoads)
-    tileTypes.push_back(MemRefType::get({edge, pitch}, load.getType(),
+    tileTypes.push_back(MemRefType::get({edgeS, pitch}, load.getType(),
                                         MemRefLayoutAttrInterface(),
                                         workgroup));
   Value one = cst(1);
@@ -1036,7 +1079,7 @@ gpu::LaunchOp StagedTransposeBuilder::build() {
     remaining = arith::DivUIOp::create(rewriter, loc, remaining, count);
     return index;
   };
-  firstS = arith::MulIOp::create(rewriter, loc, next(tilesS), cst(edge));
+  firstS = arith::MulIOp::create(rewriter, loc, next(tilesS), cst(edgeS));
   firstL = arith::MulIOp::create(rewriter, loc, next(tilesL), cst(edge));
   restPosition.resize(rest.size());
   for (unsigned i : llvm::reverse(llvm::seq<unsigned>(0, rest.size())))
@@ -1466,6 +1509,7 @@ gpu::LaunchOp threadbind::mapStagedTranspose(RewriterBase &rewriter,
       packed.pack = plan.alignedPack;
       packed.blockRows = plan.alignedBlockRows;
       packed.alignedPack = 1;
+      packed.storeSpread = 1;
       (void)StagedTransposeBuilder(rewriter, loop, packed).build();
     }
     rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());

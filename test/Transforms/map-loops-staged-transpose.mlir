@@ -10,12 +10,14 @@
 // the 3-D permutation), 32-thread blocks (32 rows a thread), and with the
 // staging turned off. A mutation of the tile's indices (phase 2 reading
 // the tile as phase 1 wrote it, untransposed) must change the result.
-// The f32 transpose (a 2-D nest of 4-byte elements) has a second launch,
-// of 64x64 tiles and two elements a thread an access, which the host runs
-// where every row is aligned to 8 bytes (even strides: 2x2, 98x34,
-// 64x130) and the 32x32 one otherwise (odd strides); vector-bytes=4
-// leaves only the second. The same mutation of the 64x64 launch must
-// change the result too.
+// The f32 transpose (a 2-D nest of one 4-byte staged load) has a second
+// launch, of 64x64 tiles and two elements a thread an access, which the
+// host runs where every row is aligned to 8 bytes (even strides: 2x2,
+// 98x34, 64x130); its own launch (odd strides) has 128x32 tiles, 128
+// positions along the stores' dimension, each thread storing 4 elements
+// 32 apart in phase 2; vector-bytes=4 leaves only that one. The same
+// mutation of the 64x64 launch must change the result too, and so must
+// phase 1 of the 128x32 launch filling only 64 of its tile's rows.
 // REQUIRES: mlir-runner
 
 // RUN: threadbind-opt %s -threadbind-map-to-gpu=remarks 2>&1 >%t.default.mlir | FileCheck %s --check-prefix=REMARKS
@@ -30,7 +32,7 @@
 // RUN: FileCheck %s --check-prefix=DIRECT < %t.direct.mlir
 // RUN: threadbind-opt %t.direct.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.direct
 // RUN: diff %t.ref %t.direct
-// RUN: sed -e 's/\(memref.load %arg[0-9]*\[\)\(%arg[0-9]*\), \(%[0-9a-z_]*\)\] : memref<32x33xf32, #gpu.address_space<workgroup>>/\1\3, \2] : memref<32x33xf32, #gpu.address_space<workgroup>>/' %t.default.mlir > %t.mutant.mlir
+// RUN: sed -e 's/\(memref.load %arg[0-9]*\[\)\(%arg[0-9]*\), \(%[0-9a-z_]*\)\] : memref<128x33xf32, #gpu.address_space<workgroup>>/\1\3, \2] : memref<128x33xf32, #gpu.address_space<workgroup>>/' %t.default.mlir > %t.mutant.mlir
 // RUN: not diff -q %t.default.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant
 // RUN: not diff -q %t.ref %t.mutant
@@ -38,12 +40,16 @@
 // RUN: not diff -q %t.default.mlir %t.mutant2.mlir
 // RUN: threadbind-opt %t.mutant2.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant2
 // RUN: not diff -q %t.ref %t.mutant2
+// RUN: sed -e 's/to %c128 step %c64 {/to %c64 step %c64 {/' %t.default.mlir > %t.mutant3.mlir
+// RUN: not diff -q %t.default.mlir %t.mutant3.mlir
+// RUN: threadbind-opt %t.mutant3.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant3
+// RUN: not diff -q %t.ref %t.mutant3
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="vector-bytes=4" > %t.narrow.mlir
 // RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.mlir
 // RUN: threadbind-opt %t.narrow.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.narrow
 // RUN: diff %t.ref %t.narrow
 
-// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 32x32 tiles are read along one and written along the other; where the host finds every row aligned, 64x64 tiles of 2 elements a thread an access in blocks of 32x8 instead (vector-bytes=4 keeps one); block 32x8x1, one tile a block
+// REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0, so 128x32 tiles (positions along the stores' dimension by the loads') are read along one and written along the other; where the host finds every row aligned, 64x64 tiles of 2 elements a thread an access in blocks of 32x8 instead (vector-bytes=4 keeps one); block 32x8x1, one tile a block
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 0
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 1 contiguously and 1 load dimension 3
 // REMARKS: remark: bound to gpu.launch through workgroup memory: the stores walk loop dimension 2 contiguously and 1 load dimension 0
@@ -58,14 +64,14 @@
 // CHECK:             gpu.barrier
 // CHECK:             vector.store %{{.*}}, %arg1{{.*}} vector<2xf32>
 // CHECK:         } else {
-// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[TILE:.*]] : memref<32x33xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}}) threads({{.*}}) in (%{{.*}} = %c32, %{{.*}} = %c8, %{{.*}} = %c1) workgroup(%[[TILE:.*]] : memref<128x33xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for {{.*}} = %c0 to %c128 step %c64
 // CHECK:           %[[V:.*]] = scf.if
 // CHECK-NEXT:        memref.load %arg0
 // CHECK:           memref.store %[[V]], %[[TILE]]
 // CHECK:           gpu.barrier
-// CHECK:           scf.if
-// CHECK-NEXT:        %[[W:.*]] = memref.load %[[TILE]]
-// CHECK-NEXT:        memref.store %[[W]], %arg1
+// CHECK:           scf.for {{.*}} = %c0 to %c32 step %c8
+// CHECK-COUNT-4:     memref.store %{{.*}}, %arg1
 // CHECK:         } {threadbind.grid_policy = "cover"}
 // The transposed add stages only the transposed read; %c is read directly.
 // CHECK-LABEL: func.func @transpose_add(
@@ -80,11 +86,11 @@
 // DIRECT-NOT:    workgroup(
 // NARROW-LABEL:  func.func @transpose(
 // NARROW-NOT:    64x65xf32
-// NARROW:        memref<32x33xf32
+// NARROW:        memref<128x33xf32
 // NARROW-NOT:    64x65xf32
 // NARROW-LABEL:  func.func @transpose_add(
 
-// OUT-COUNT-8: transpose
+// OUT-COUNT-10: transpose
 // OUT-COUNT-3: transpose_add
 // OUT-COUNT-3: nchw_to_nhwc
 // OUT: permute3
@@ -383,6 +389,11 @@ func.func @main() {
   call @run_transpose(%c31, %c33) : (index, index) -> ()
   call @run_transpose(%c33, %c31) : (index, index) -> ()
   call @run_transpose(%c1000, %c777) : (index, index) -> ()
+  // 128 + 1 rows of S: one whole 128x32 tile and one of a single row.
+  %c129 = arith.constant 129 : index
+  %c257 = arith.constant 257 : index
+  call @run_transpose(%c257, %c129) : (index, index) -> ()
+  call @run_transpose(%c129, %c257) : (index, index) -> ()
   %c34 = arith.constant 34 : index
   %c64 = arith.constant 64 : index
   %c98 = arith.constant 98 : index

@@ -206,9 +206,19 @@ struct StagedTransposePlan {
   /// thread transposes `pack` rows of `widePack` elements in registers.
   unsigned widePack = 1;
   int64_t wideBlockRows = 8;
+  /// Where more than one (a 2-D nest of one staged load of 4-byte
+  /// elements, `pack` 1): the plan's own launch's tile spans
+  /// 32 * storeSpread positions of S by 32 of L, and in phase 2 each thread
+  /// stores storeSpread elements 32 positions apart, so a block writes
+  /// runs of each row that many times longer.
+  unsigned storeSpread = 1;
   SmallVector<memref::LoadOp> stagedLoads;
 
+  /// The square tile's edge (packed, aligned and wide launches).
   int64_t getTileEdge() const { return 32 * pack; }
+  /// The plan's own launch's tile: positions along S, and along L.
+  int64_t getStoreEdge() const { return getTileEdge() * storeSpread; }
+  int64_t getLoadEdge() const { return getTileEdge(); }
 };
 
 /// The staged-transpose plan for `loop`, if its body is a straight line of

@@ -99,8 +99,9 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     elements (and `vector-bytes` at least 8) gets two launches: 64x64
     tiles of two elements a thread an access in 32x8 blocks, which the
     host runs where every access's rows start on 8 bytes (its first
-    element and its memref's outer strides), and the 32x32 tiles
-    otherwise.
+    element and its memref's outer strides), and otherwise tiles of 128
+    positions of S by 32 of L in which each thread stores 4 elements 32
+    apart in each row, where the nest stages one load.
 
     A 2-D nest each of whose outputs runs a loop over k (an `scf.for`
     carrying values, or an `scf.parallel` reducing them; bounds the nest

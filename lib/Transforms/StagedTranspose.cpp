@@ -132,7 +132,7 @@ static constexpr int64_t kAlignedRowsPerThread = 8;
 /// this many times 32 positions of S (storeSpread): 128x32 tiles, each
 /// thread storing 4 elements 32 apart in phase 2. Measured on an H200
 /// (bench/results/2026-11-28-transpose-tiles-h200.md), f32 transposes with
-/// rows off 16 bytes, where the host does not pick the aligned launch:
+/// rows off 8 bytes, where the host does not pick the aligned launch:
 /// 8191^2 0.157 ms against 0.163 for 32x32 tiles, 12289^2 0.350 against
 /// 0.367, 4-6% on every large shape and even on small ones; 64x64 and
 /// 32x64 (S x L) tiles ran 5-40% slower, 128x32 in 32x4 blocks 17% slower.
@@ -685,8 +685,8 @@ StagedTransposeBuilder::getLanePoints(ArrayRef<unsigned> axis, Value innerTrip,
   SmallVector<AxisPoint> lanes;
   Value lane = pack == 1 ? tx : mul(tx, cst(pack));
   for (unsigned k = 0, e = getLaneCount(axis); k < e; ++k)
-    lanes.push_back(
-        splitAxis(axis, innerTrip, add(first, add(lane, cst(getLaneOffset(k))))));
+    lanes.push_back(splitAxis(axis, innerTrip,
+                              add(first, add(lane, cst(getLaneOffset(k))))));
   return lanes;
 }
 

@@ -153,11 +153,12 @@ func.func @narrow_rows(%a: memref<4096x8xf32>) {
 
 // -----
 
-// 3-D: 32x4x2. More than three dimensions: the first two on x and y, the
-// others linearised onto z and recovered with div/rem by their trip counts.
+// 3-D and more, a body of few loads: 64x4x1 (32x4x2 for more, below). More
+// than three dimensions: the first two on x and y, the others linearised
+// onto z and recovered with div/rem by their trip counts.
 // CHECK-LABEL: func.func @four_d
 // CHECK: gpu.launch
-// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c2{{.*}})
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}})
 // CHECK: scf.for %[[Z:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: arith.remui %[[Z]], %{{.*}} : index
 // CHECK: arith.divui %[[Z]], %{{.*}} : index
@@ -171,6 +172,59 @@ func.func @four_d(%a: memref<?x?x?x?xf32>, %e0: index, %e1: index, %e2: index, %
     %x = memref.load %a[%i, %j, %k, %l] : memref<?x?x?x?xf32>
     %y = arith.mulf %x, %f : f32
     memref.store %y, %a[%i, %j, %k, %l] : memref<?x?x?x?xf32>
+  }
+  return
+}
+
+// -----
+
+// A 3-D body that reads more than 16 elements an iteration (17 here, in a
+// loop of static trip count) gets 32x4x2 blocks, as does one whose loop's
+// trip count is not static; 16 keep 64x4x1.
+// CHECK-LABEL: func.func @dense_3d
+// CHECK-SAME: (%{{.*}}, %{{.*}}, %[[N:.*]]: index)
+// CHECK: gpu.launch
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c2{{.*}})
+// CHECK: gpu.launch
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c64{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: gpu.launch
+// CHECK-SAME: threads({{.*}}) in (%{{.*}} = %c32{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c2{{.*}})
+func.func @dense_3d(%a: memref<?x?x?xf32>, %b: memref<?x?x?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c17 = arith.constant 17 : index
+  %zero = arith.constant 0.0 : f32
+  %d0 = memref.dim %b, %c0 : memref<?x?x?xf32>
+  %d1 = memref.dim %b, %c1 : memref<?x?x?xf32>
+  %d2 = memref.dim %b, %c2 : memref<?x?x?xf32>
+  scf.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%d0, %d1, %d2) step (%c1, %c1, %c1) {
+    %s = scf.for %t = %c0 to %c17 step %c1 iter_args(%acc = %zero) -> f32 {
+      %kt = arith.addi %k, %t : index
+      %x = memref.load %a[%i, %j, %kt] : memref<?x?x?xf32>
+      %y = arith.addf %acc, %x : f32
+      scf.yield %y : f32
+    }
+    memref.store %s, %b[%i, %j, %k] : memref<?x?x?xf32>
+  }
+  scf.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%d0, %d1, %d2) step (%c1, %c1, %c1) {
+    %s = scf.for %t = %c0 to %c16 step %c1 iter_args(%acc = %zero) -> f32 {
+      %kt = arith.addi %k, %t : index
+      %x = memref.load %a[%i, %j, %kt] : memref<?x?x?xf32>
+      %y = arith.addf %acc, %x : f32
+      scf.yield %y : f32
+    }
+    memref.store %s, %b[%i, %j, %k] : memref<?x?x?xf32>
+  }
+  scf.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%d0, %d1, %d2) step (%c1, %c1, %c1) {
+    %s = scf.for %t = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %kt = arith.addi %k, %t : index
+      %x = memref.load %a[%i, %j, %kt] : memref<?x?x?xf32>
+      %y = arith.addf %acc, %x : f32
+      scf.yield %y : f32
+    }
+    memref.store %s, %b[%i, %j, %k] : memref<?x?x?xf32>
   }
   return
 }

@@ -30,9 +30,13 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     z; with more than three, all but the first two are linearised onto z and
     delinearised inside the kernel.
 
-    The default block has 256 threads: 256 in 1-D, 32x8 in 2-D and 32x4x2 in
-    3-D, shrunk along a dimension whose static extent is smaller (the freed
-    threads move to the other dimensions).
+    The default block has 256 threads: 256 in 1-D, 32x8 in 2-D and, in 3-D,
+    64x4x1 where the body reads at most 16 elements an iteration (loads in
+    inner loops counted by their static trip counts) and 32x4x2 where it
+    reads more or an inner loop's trip count is not static (blocks over two
+    planes keep more of a dense neighbourhood in L1); shrunk along a
+    dimension whose static extent is smaller (the freed threads move to the
+    other dimensions).
 
     With `grid-policy=grid-stride` (the default) every thread loops with
     stride gridDim * blockDim along each dimension, so any extent runs on a
@@ -140,8 +144,8 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
   let options = [
     Option<"threadsPerBlock", "threads-per-block", "int64_t",
            "::mlir::threadbind::kDefaultThreadsPerBlock",
-           "Threads per block, shaped 256, 32x8 or 32x4x2 style by the "
-           "number of bound dimensions">,
+           "Threads per block, shaped 256, 32x8, 64x4x1 or 32x4x2 style "
+           "by the number of bound dimensions">,
     ListOption<"blockShape", "block-shape", "int64_t",
                "Explicit block shape x,y,z (overrides threads-per-block)">,
     ListOption<"dimOrder", "dim-order", "int64_t",

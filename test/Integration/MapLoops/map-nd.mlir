@@ -26,9 +26,9 @@
 // RUN: threadbind-opt %t.forced.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.forced
 // RUN: diff %t.ref %t.forced
 
-// REMARK: remark: bound to gpu.launch: loop dimension 2 on threadIdx.x because it walks the unit-stride dimension of 2 of 2 accesses, 8 bytes per iteration; block 32x4x2, grid-stride grid
-// REMARK: remark: bound to gpu.launch: loop dimension 3 on threadIdx.x {{.*}}; block 32x4x2, grid-stride grid; dimensions 0, 1 linearised onto z
-// REMARK: remark: bound to gpu.launch: loop dimension 4 on threadIdx.x {{.*}}; block 32x4x2, grid-stride grid; dimensions 0, 1, 2 linearised onto z
+// REMARK: remark: bound to gpu.launch: loop dimension 2 on threadIdx.x because it walks the unit-stride dimension of 2 of 2 accesses, 8 bytes per iteration; block 64x4x1, grid-stride grid
+// REMARK: remark: bound to gpu.launch: loop dimension 3 on threadIdx.x {{.*}}; block 64x4x1, grid-stride grid; dimensions 0, 1 linearised onto z
+// REMARK: remark: bound to gpu.launch: loop dimension 4 on threadIdx.x {{.*}}; block 64x4x1, grid-stride grid; dimensions 0, 1, 2 linearised onto z
 
 // MAPPED-LABEL: func.func @k3
 // MAPPED: gpu.launch

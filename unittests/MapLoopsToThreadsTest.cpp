@@ -87,6 +87,12 @@ func.func @f(%a: memref<?x?x?xf32>, %n: index) {
   EXPECT_EQ(plan->groups[2], (SmallVector<unsigned, 2>{0}));
   // One load an iteration: flat blocks (32x4x2 above 16 loads).
   EXPECT_EQ(plan->blockShape, (SmallVector<int64_t, 3>{64, 4, 1}));
+  // 96 threads stay 96: one warp wide where two would drop some.
+  LoopMappingOptions options;
+  options.threadsPerBlock = 96;
+  plan = planLoopMapping(loop, options);
+  ASSERT_TRUE(succeeded(plan));
+  EXPECT_EQ(plan->blockShape, (SmallVector<int64_t, 3>{32, 3, 1}));
 }
 
 TEST_F(MapLoopsToThreadsTest, FiveDimensionsLineariseOntoZ) {

@@ -166,8 +166,9 @@ defaultBlockShape(int64_t threads, unsigned numGroups, bool flat) {
   if (numGroups == 2)
     return {x, rest, 1};
   if (flat) {
-    int64_t wide = std::min(threads, 2 * GpuLimits::kWarpSize);
-    return {wide, std::max<int64_t>(1, threads / wide), 1};
+    // Two warps wide where that keeps every thread (96 threads: 32x3x1).
+    int64_t wide = threads % (2 * x) == 0 ? 2 * x : x;
+    return {wide, threads / wide, 1};
   }
   int64_t z = rest >= 4 ? 2 : 1;
   return {x, rest / z, z};

@@ -118,39 +118,41 @@ static constexpr int64_t kFlatBlockMaxLoads = 16;
 /// (counting stops there).
 static std::optional<int64_t> countLoadsPerIteration(scf::ParallelOp loop,
                                                      int64_t limit) {
+  // An inner loop's static trip count, capped past `limit`: a sequential
+  // one, or a parallel one (a reduction normalisation made of an scf.for);
+  // one for any other op.
+  auto tripOf = [&](Operation *op) -> std::optional<int64_t> {
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trip = forOp.getStaticTripCount();
+      if (!trip)
+        return std::nullopt;
+      return trip->getLimitedValue(limit + 1);
+    }
+    int64_t product = 1;
+    if (auto inner = dyn_cast<scf::ParallelOp>(op))
+      for (unsigned d = 0, e = inner.getNumLoops(); d < e; ++d) {
+        std::optional<int64_t> trip = getStaticTripCount(inner, d);
+        if (!trip)
+          return std::nullopt;
+        product = std::min(product * std::min(*trip, limit + 1), limit + 1);
+      }
+    return product;
+  };
+  // A trip count that is not static counts as past the limit.
   int64_t loads = 0;
-  bool unknown = false;
   loop.getBody()->walk([&](Operation *op) {
     if (!isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp>(op))
-      return loads > limit ? WalkResult::interrupt() : WalkResult::advance();
+      return WalkResult::advance();
     int64_t times = 1;
     for (Operation *parent = op->getParentOp(); parent != loop;
          parent = parent->getParentOp()) {
-      // Inner loops: sequential ones, and parallel ones (reductions the
-      // normalisation made of scf.for loops).
-      std::optional<int64_t> count = 1;
-      if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
-        std::optional<APInt> trip = forOp.getStaticTripCount();
-        count = trip ? std::optional<int64_t>(trip->getLimitedValue(limit + 1))
-                     : std::nullopt;
-      } else if (auto inner = dyn_cast<scf::ParallelOp>(parent)) {
-        for (unsigned d = 0, e = inner.getNumLoops(); d < e && count; ++d) {
-          std::optional<int64_t> trip = getStaticTripCount(inner, d);
-          count = trip ? std::optional<int64_t>(std::min(
-                             *count * std::min(*trip, limit + 1), limit + 1))
-                       : std::nullopt;
-        }
-      }
-      if (!count) {
-        unknown = true;
-        return WalkResult::interrupt();
-      }
-      times = std::min(times * *count, limit + 1);
+      std::optional<int64_t> trip = tripOf(parent);
+      times = trip ? std::min(times * *trip, limit + 1) : limit + 1;
     }
     loads += times;
     return loads > limit ? WalkResult::interrupt() : WalkResult::advance();
   });
-  if (unknown || loads > limit)
+  if (loads > limit)
     return std::nullopt;
   return loads;
 }

@@ -1011,7 +1011,7 @@ void StagedTransposeBuilder::emitStoreRow(Value row, const AxisPoint &point,
               /*stored=*/nullptr, stagedAt[k]);
   };
   if (pack == 1) {
-    for (unsigned k = 0; k < spreadS; ++k)
+    for (unsigned k = 0, e = lanes.size(); k < e; ++k)
       emitElement(k);
     return;
   }

@@ -201,8 +201,8 @@ LaunchExpr threadbind::conjunction(std::vector<LaunchExpr> conditions) {
 //===----------------------------------------------------------------------===//
 
 /// Expressions deeper than this are left opaque; a grid computation is a
-/// handful of ops.
-static constexpr unsigned kMaxDescribeDepth = 24;
+/// few dozen ops (a balanced grid-stride grid, then widening's rebalance).
+static constexpr unsigned kMaxDescribeDepth = 64;
 
 /// The operator an integer arith op computes, or "" when it is not one the
 /// manifest has.

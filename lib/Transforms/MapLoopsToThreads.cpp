@@ -542,6 +542,77 @@ static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
                        options.maxBlocks);
 }
 
+/// Blocks the last dimension of a grid-stride grid is given at least, where
+/// it needs them: see createGridStrideGrid.
+static constexpr int64_t kLastDimBlocks = 16;
+
+/// The grid of a grid-stride launch whose dimensions need `needed` blocks
+/// each (the first `numGroups` of them mapped), with at most `cap` blocks
+/// in all: no dimension's blocks may outnumber the resident ones, which
+/// would run as a second, mostly empty wave.
+///
+/// Dimensions take what they need of the cap in order, x first, and the
+/// last two share what is left. Taken greedily, the second-to-last can
+/// leave the last a single block while most of the cap stays unused: a
+/// 382^3 nest in 64x4 blocks of 1056 resident gets 6 x 96 x 1 (55% of the
+/// device), and each thread walks all 382 planes. So the pair is also
+/// balanced: the last dimension is promised min(its need, 16) blocks, the
+/// second-to-last takes as few iterations a thread as the rest of the cap
+/// allows (its blocks cut to an even share of its need) and the last gets
+/// all that is left: 6 x 11 x 16 there, 1056 blocks, 216 tiles a block
+/// where there were 382. Whichever grid gives a block fewer tiles (the
+/// product of the two dimensions' iterations a thread) is kept; ties keep
+/// the greedy one. A grid expression stays a tree of arith ops without
+/// loops, which the manifest and the C header evaluate.
+static SmallVector<Value, 3> createGridStrideGrid(IndexBuilder &ib,
+                                                  ArrayRef<Value> needed,
+                                                  unsigned numGroups,
+                                                  Value cap) {
+  Value one = ib.cst(1);
+  auto clampTo = [&](Value blocks, Value left, unsigned g) {
+    return ib.maxu(
+        ib.minu(ib.minu(blocks, left), ib.cst(GpuLimits::kMaxGridDim[g])), one);
+  };
+  SmallVector<Value, 3> grid(3, one);
+  Value left = cap;
+  for (unsigned g = 0; g < numGroups; ++g) {
+    grid[g] = clampTo(needed[g], left, g);
+    if (g + 1 < numGroups)
+      left = ib.maxu(ib.divu(left, grid[g]), one);
+  }
+  if (numGroups < 2)
+    return grid;
+  unsigned last = numGroups - 1, pen = last - 1;
+  // What the pair shares: the cap less the dimensions before it.
+  Value pairCap = cap;
+  for (unsigned g = 0; g < pen; ++g)
+    pairCap = ib.maxu(ib.divu(pairCap, grid[g]), one);
+  auto tiles = [&](Value penBlocks, Value lastBlocks) {
+    return ib.mul(ib.ceilDivu(needed[pen], penBlocks),
+                  ib.ceilDivu(needed[last], lastBlocks));
+  };
+  Value promised = ib.minu(needed[last], ib.cst(kLastDimBlocks));
+  Value penShare = ib.maxu(ib.divu(pairCap, promised), one);
+  Value steps = ib.ceilDivu(needed[pen], penShare);
+  Value penBlocks = clampTo(ib.ceilDivu(needed[pen], steps), pairCap, pen);
+  Value lastBlocks =
+      clampTo(needed[last], ib.maxu(ib.divu(pairCap, penBlocks), one), last);
+  // Tile counts of needs below 2^31 multiply without overflow; past that
+  // the greedy grid stands.
+  Value small = arith::CmpIOp::create(ib.b, ib.loc, arith::CmpIPredicate::ult,
+                                      ib.maxu(needed[pen], needed[last]),
+                                      ib.cst(int64_t(1) << 31));
+  Value fewer = arith::AndIOp::create(
+      ib.b, ib.loc, small,
+      arith::CmpIOp::create(ib.b, ib.loc, arith::CmpIPredicate::ult,
+                            tiles(penBlocks, lastBlocks),
+                            tiles(grid[pen], grid[last])));
+  grid[pen] =
+      arith::SelectOp::create(ib.b, ib.loc, fewer, penBlocks, grid[pen]);
+  grid[last] =
+      arith::SelectOp::create(ib.b, ib.loc, fewer, lastBlocks, grid[last]);
+  return grid;
+}
 
 /// Creates the launch with a terminator and leaves the insertion point
 /// before that terminator.
@@ -660,21 +731,8 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
   }
   SmallVector<Value, 3> grid(3);
   if (options.gridPolicy == GridPolicy::GridStride) {
-    // The cap is for the whole grid: x takes what it needs of it first, then
-    // y and z share what is left, so no dimension's blocks outnumber the
-    // resident ones (which would run as a second, mostly empty wave).
-    Value left = gridCap(ib, options, plan.blockShape);
-    for (unsigned g = 0; g < 3; ++g) {
-      if (g >= numGroups) {
-        grid[g] = one;
-        continue;
-      }
-      grid[g] = ib.maxu(
-          ib.minu(ib.minu(needed[g], left), ib.cst(GpuLimits::kMaxGridDim[g])),
-          one);
-      if (g + 1 < numGroups)
-        left = ib.maxu(ib.divu(left, grid[g]), one);
-    }
+    grid = createGridStrideGrid(ib, needed, numGroups,
+                                gridCap(ib, options, plan.blockShape));
   } else {
     for (unsigned g = 0; g < 3; ++g)
       grid[g] = ib.minu(needed[g], ib.cst(GpuLimits::kMaxGridDim[g]));

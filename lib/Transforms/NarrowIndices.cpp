@@ -73,7 +73,7 @@ static constexpr int64_t kMaxMagnitude = int64_t(1) << 62;
 /// (THREADBIND_MAX_RESIDENT_BLOCKS in threadbind/Runtime/Runtime.h).
 static constexpr int64_t kMaxResidentBlocks = int64_t(1) << 20;
 /// How deep the interval evaluation follows operands.
-static constexpr unsigned kMaxDepth = 32;
+static constexpr unsigned kMaxDepth = 64;
 /// The ranks whose largest offset the host sums without overflow.
 static constexpr int64_t kMaxRank = 7;
 
@@ -116,8 +116,9 @@ static bool isHostExpressible(Value value, func::FuncOp host,
   if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
           arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::CeilDivUIOp,
           arith::CeilDivSIOp, arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp,
-          arith::MaxUIOp, arith::SelectOp, arith::CmpIOp, arith::IndexCastOp,
-          arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+          arith::MaxUIOp, arith::SelectOp, arith::CmpIOp, arith::AndIOp,
+          arith::OrIOp, arith::IndexCastOp, arith::IndexCastUIOp,
+          arith::ExtSIOp, arith::ExtUIOp>(op))
     return operandsExpressible();
   if (auto call = dyn_cast<func::CallOp>(op))
     return call.getCallee().starts_with("threadbind_") &&

@@ -546,6 +546,19 @@ static Value gridCap(IndexBuilder &ib, const LoopMappingOptions &options,
 /// it needs them: see createGridStrideGrid.
 static constexpr int64_t kLastDimBlocks = 16;
 
+/// Whether `loop`'s body reads some memref at two different places an
+/// iteration (a stencil's neighbourhood: a[i][j] and a[i - 1][j]).
+static bool readsNeighbourhood(scf::ParallelOp loop) {
+  llvm::DenseMap<Value, ValueRange> seen; // memref -> its first load's indices
+  WalkResult walk = loop.getBody()->walk([&](memref::LoadOp load) {
+    auto [it, inserted] = seen.try_emplace(load.getMemRef(), load.getIndices());
+    if (!inserted && !llvm::equal(it->second, load.getIndices()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 /// The grid of a grid-stride launch whose dimensions need `needed` blocks
 /// each (the first `numGroups` of them mapped), with at most `cap` blocks
 /// in all: no dimension's blocks may outnumber the resident ones, which
@@ -555,19 +568,28 @@ static constexpr int64_t kLastDimBlocks = 16;
 /// last two share what is left. Taken greedily, the second-to-last can
 /// leave the last a single block while most of the cap stays unused: a
 /// 382^3 nest in 64x4 blocks of 1056 resident gets 6 x 96 x 1 (55% of the
-/// device), and each thread walks all 382 planes. So the pair is also
-/// balanced: the last dimension is promised min(its need, 16) blocks, the
-/// second-to-last takes as few iterations a thread as the rest of the cap
-/// allows (its blocks cut to an even share of its need) and the last gets
-/// all that is left: 6 x 11 x 16 there, 1056 blocks, 216 tiles a block
-/// where there were 382. Whichever grid gives a block fewer tiles (the
-/// product of the two dimensions' iterations a thread) is kept; ties keep
-/// the greedy one. A grid expression stays a tree of arith ops without
-/// loops, which the manifest and the C header evaluate.
+/// device), and each thread walks all 382 planes. With `balance` the pair
+/// is also balanced: the last dimension is promised min(its need, 16)
+/// blocks, the second-to-last takes as few iterations a thread as the rest
+/// of the cap allows (its blocks cut to an even share of its need) and the
+/// last gets all that is left: 6 x 11 x 16 there, 1056 blocks, 216 tiles a
+/// block where there were 382. Whichever grid gives a block fewer tiles
+/// (the product of the two dimensions' iterations a thread) is kept; ties
+/// keep the greedy one. A grid expression stays a tree of arith ops
+/// without loops, which the manifest and the C header evaluate.
+///
+/// Balance pays for stencils in flat blocks and costs streams: on an H200
+/// (bench/results/2026-11-28-grid-balance-h200.md) at 320^3 to 448^3 it
+/// took conv3d, heat-3d and grad3d 7-41% less time, and a 7-point
+/// Laplacian in CUDA 13-33% less; a copy took 5-23% more (its blocks, spread
+/// over 16 planes, no longer stream one), and a 27-point box filter in 32x4x2
+/// blocks 7-35% more (a block walking consecutive planes keeps the dense
+/// neighbourhood in L1). So mapFlatLoop asks for it only for 3-D nests in
+/// blocks one plane deep that read a neighbourhood.
 static SmallVector<Value, 3> createGridStrideGrid(IndexBuilder &ib,
                                                   ArrayRef<Value> needed,
-                                                  unsigned numGroups,
-                                                  Value cap) {
+                                                  unsigned numGroups, Value cap,
+                                                  bool balance) {
   Value one = ib.cst(1);
   auto clampTo = [&](Value blocks, Value left, unsigned g) {
     return ib.maxu(
@@ -580,7 +602,7 @@ static SmallVector<Value, 3> createGridStrideGrid(IndexBuilder &ib,
     if (g + 1 < numGroups)
       left = ib.maxu(ib.divu(left, grid[g]), one);
   }
-  if (numGroups < 2)
+  if (numGroups < 2 || !balance)
     return grid;
   unsigned last = numGroups - 1, pen = last - 1;
   // What the pair shares: the cap less the dimensions before it.
@@ -731,8 +753,10 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
   }
   SmallVector<Value, 3> grid(3);
   if (options.gridPolicy == GridPolicy::GridStride) {
+    bool balance =
+        numGroups == 3 && plan.blockShape[2] == 1 && readsNeighbourhood(loop);
     grid = createGridStrideGrid(ib, needed, numGroups,
-                                gridCap(ib, options, plan.blockShape));
+                                gridCap(ib, options, plan.blockShape), balance);
   } else {
     for (unsigned g = 0; g < 3; ++g)
       grid[g] = ib.minu(needed[g], ib.cst(GpuLimits::kMaxGridDim[g]));

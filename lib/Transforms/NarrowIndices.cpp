@@ -96,34 +96,58 @@ static std::optional<Interval> makeInterval(__int128 lo, __int128 hi) {
 /// manifest can state: the function's arguments, constants, memref sizes,
 /// strides and offsets of arguments, integer arithmetic over them, and the
 /// runtime's grid queries. A launch_ptx caller evaluates the copy's
-/// condition from the manifest, so it may hold nothing else.
+/// condition from the manifest, so it may hold nothing else. `known`
+/// remembers the values answered: a grid's expression shares operands
+/// (the greedy and balanced grids both read the blocks each dimension
+/// needs), which a walk without it would visit once a path. An answer cut
+/// short by the depth (`cut`) is not remembered, since the value may be
+/// met again nearer the root.
 static bool isHostExpressible(Value value, func::FuncOp host,
+                              DenseMap<Value, bool> &known, bool &cut,
                               unsigned depth = 0) {
-  if (depth > kMaxDepth)
+  if (depth > kMaxDepth) {
+    cut = true;
     return false;
+  }
   if (auto arg = dyn_cast<BlockArgument>(value))
     return arg.getOwner() == &host.getBody().front();
   if (matchPattern(value, m_Constant()))
     return true;
+  auto it = known.find(value);
+  if (it != known.end())
+    return it->second;
   Operation *op = value.getDefiningOp();
   auto operandsExpressible = [&] {
     return llvm::all_of(op->getOperands(), [&](Value operand) {
-      return isHostExpressible(operand, host, depth + 1);
+      return isHostExpressible(operand, host, known, cut, depth + 1);
     });
   };
+  bool cutBefore = cut;
+  cut = false;
+  bool expressible = false;
   if (isa<memref::DimOp, memref::ExtractStridedMetadataOp>(op))
-    return isa<BlockArgument>(op->getOperand(0)) && operandsExpressible();
-  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
-          arith::DivSIOp, arith::RemUIOp, arith::RemSIOp, arith::CeilDivUIOp,
-          arith::CeilDivSIOp, arith::MinSIOp, arith::MinUIOp, arith::MaxSIOp,
-          arith::MaxUIOp, arith::SelectOp, arith::CmpIOp, arith::AndIOp,
-          arith::OrIOp, arith::IndexCastOp, arith::IndexCastUIOp,
-          arith::ExtSIOp, arith::ExtUIOp>(op))
-    return operandsExpressible();
-  if (auto call = dyn_cast<func::CallOp>(op))
-    return call.getCallee().starts_with("threadbind_") &&
-           operandsExpressible();
-  return false;
+    expressible =
+        isa<BlockArgument>(op->getOperand(0)) && operandsExpressible();
+  else if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::DivUIOp,
+               arith::DivSIOp, arith::RemUIOp, arith::RemSIOp,
+               arith::CeilDivUIOp, arith::CeilDivSIOp, arith::MinSIOp,
+               arith::MinUIOp, arith::MaxSIOp, arith::MaxUIOp, arith::SelectOp,
+               arith::CmpIOp, arith::AndIOp, arith::OrIOp, arith::IndexCastOp,
+               arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(op))
+    expressible = operandsExpressible();
+  else if (auto call = dyn_cast<func::CallOp>(op))
+    expressible =
+        call.getCallee().starts_with("threadbind_") && operandsExpressible();
+  if (!cut)
+    known[value] = expressible;
+  cut |= cutBefore;
+  return expressible;
+}
+
+static bool isHostExpressible(Value value, func::FuncOp host) {
+  DenseMap<Value, bool> known;
+  bool cut = false;
+  return isHostExpressible(value, host, known, cut);
 }
 
 namespace {

@@ -35,6 +35,9 @@ class Case:
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
+        # Choices added after cases were first recorded draw from their own
+        # stream, so that a case taking none of them is the program it was.
+        self.later_rng = random.Random(f"{seed}:later")
         self.seed = seed
         self.lines = []
         self.tmp = 0
@@ -169,6 +172,9 @@ class Case:
             block = f"threads-per-block={rng.choice([32, 64, 128, 256])}"
         cap = f" max-blocks={rng.choice([1, 2, 3])}" if rng.random() < 0.1 \
             else ""
+        # Caps of a few blocks, where grid-stride grids split and balance.
+        if cap and self.later_rng.random() < 0.5:
+            cap = f" max-blocks={self.later_rng.choice([5, 7, 13])}"
         # Transposes go through workgroup memory by default; sometimes not.
         stage = " stage-transposes=false" if rng.random() < 0.2 else ""
         # Contiguous nests run as one loop by default; sometimes not.
@@ -287,6 +293,16 @@ class Case:
             self.emit(f"    {val} = memref.load {view}[{', '.join(idx)}] : "
                       f"{view_type}")
             loaded.append(val)
+            # Sometimes a neighbour too, one further along the first
+            # dimension (in bounds: each dimension has a spare element), as
+            # a stencil reads: the mapping treats such nests apart.
+            if self.later_rng.random() < 0.3:
+                a = self.fresh("ix")
+                self.emit(f"    {a} = arith.addi {idx[0]}, %c1 : index")
+                near = self.fresh("x")
+                self.emit(f"    {near} = memref.load {view}"
+                          f"[{', '.join([a] + idx[1:])}] : {view_type}")
+                loaded.append(near)
         pool = loaded + [scalar, self.from_index(t, rng.choice(ivs))]
         value = rng.choice(pool)
         for _ in range(rng.randint(1, 4)):

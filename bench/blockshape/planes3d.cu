@@ -117,8 +117,8 @@ int ceilDiv(int a, int b) { return (a + b - 1) / b; }
 /// cyclic 64x4 blocks on each of these grids instead of the variants below.
 std::vector<dim3> givenGrids;
 
-/// ThreadBind's grid-stride grid for block bx*by: x, then y, then z capped
-/// by the resident blocks.
+/// ThreadBind's greedy grid-stride grid for block bx*by: x, then y, then z
+/// capped by the resident blocks (what streams and box filters launch).
 dim3 residentGrid(int n, int bx, int by, int resident) {
   int interior = n - 2;
   int gx = std::max(1, std::min(ceilDiv(interior, bx), resident));
@@ -129,9 +129,9 @@ dim3 residentGrid(int n, int bx, int by, int resident) {
   return dim3(gx, gy, gz);
 }
 
-/// The grid-stride grid ThreadBind launches since the last two dimensions
-/// are balanced: y and z share what x leaves, z promised min(its need, 16)
-/// blocks; kept where it gives a block fewer tiles than residentGrid's.
+/// The balanced grid-stride grid ThreadBind launches for 3-D stencils in
+/// one-plane blocks: y and z share what x leaves, z promised min(its need,
+/// 16) blocks; kept where it gives a block fewer tiles than residentGrid's.
 dim3 balancedGrid(int n, int bx, int by, int resident) {
   dim3 greedy = residentGrid(n, bx, by, resident);
   int interior = n - 2;
@@ -197,19 +197,18 @@ int run(int n, const float *dA, float *dB, int resident) {
       {"blocked-32x8", blocked<S>, b32, residentGrid(n, 32, 8, resident)},
   };
   if (!givenGrids.empty()) {
-    variants.resize(2);
-    variants.erase(variants.begin());
+    // cover-64x4, then cyclic on each grid given.
+    variants = {variants[1]};
     for (dim3 g : givenGrids)
       variants.push_back({"cyclic-64x4-given", cyclic<S>, b64, g});
-  }
-  // Blocked runs over twice and four times the resident grid's planes.
-  for (int m : {2, 4}) {
-    if (!givenGrids.empty())
-      break;
-    Variant v = {m == 2 ? "blocked-64x4-z2" : "blocked-64x4-z4", blocked<S>,
-                 b64, residentGrid(n, 64, 4, resident)};
-    v.grid.z = std::min(n - 2, int(v.grid.z) * m);
-    variants.push_back(v);
+  } else {
+    // Blocked runs over twice and four times the resident grid's planes.
+    for (int m : {2, 4}) {
+      Variant v = {m == 2 ? "blocked-64x4-z2" : "blocked-64x4-z4", blocked<S>,
+                   b64, residentGrid(n, 64, 4, resident)};
+      v.grid.z = std::min(n - 2, int(v.grid.z) * m);
+      variants.push_back(v);
+    }
   }
   int failures = 0;
   for (size_t v = 0; v < variants.size(); ++v) {

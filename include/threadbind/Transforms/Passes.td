@@ -44,15 +44,15 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     `max-blocks`, or, when it is 0, by what the host function
     `threadbind_max_resident_blocks(threads per block)` returns at run time
     (occupancy x SM count; the runtime library provides it, and a module may
-    define its own). Dimensions take what they need of the cap x first. A 3-D
-    stencil (a body that reads some memref at two places) in blocks one
+    define its own). Dimensions take what they need of the cap x first. A
+    3-D stencil (a body that reads some memref at two places) in blocks one
     plane deep also tries an even split of the last two (the last promised
     up to 16 blocks) and keeps the grid whose blocks walk fewer tiles: a
     382^3 stencil gets 6 x 11 x 16 of 1056 resident blocks rather than
     6 x 96 x 1. Streams keep the greedy grid, which walks one plane at a
-    time.
-    threadbind-widen-accesses lifts that run-time cap for
-    the loops it widens alone in their launch (see there). With `grid-policy=cover` the grid covers the x extent
+    time. threadbind-widen-accesses lifts that run-time cap for the loops
+    it widens alone in their launch (see there). With `grid-policy=cover`
+    the grid covers the x extent
     with one guarded iteration per thread, so that extent must fit in
     2^31 - 1 blocks: a static one that does not is an error. In both, y and
     z grids stay within 65535 blocks and loop over larger extents. Index

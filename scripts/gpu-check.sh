@@ -11,7 +11,10 @@
 #     buffers; with SASS_DIR set, the SASS of every cubin is written there;
 #   - with --sanitize, compute-sanitizer memcheck over the examples, and
 #     memcheck and racecheck over every kernel of the suite and every entry
-#     of the reductions at ragged sizes (JOBS at once, default 8);
+#     of the reductions at ragged sizes (JOBS at once, default 8), and over
+#     every staged program whose kernels use shared memory or barriers
+#     (scripts/sanitize-shared.py: the corpus, PolyBench, transposes and
+#     layout changes, at ragged sizes);
 #   - with --tails, every way of handling the bounds check (grid-stride,
 #     cover split, cover keep, cover over padding) at the sizes around a
 #     block, k*T-1, k*T, k*T+1, T-1, 1 and 0, and two odd large ones, each
@@ -198,6 +201,13 @@ if ((SANITIZE)); then
     compute-sanitizer --version | tail -1 | sed 's/^/SANITIZER /'
     examples checked memcheck
     sanitize_suite
+    # Everything else staged that has barriers or shared memory.
+    if out=$(python3 "$STAGE/scripts/sanitize-shared.py" --jobs "${JOBS:-8}"); then
+      echo "$out" | tail -1
+    else
+      echo "$out" | grep -v " ok$"
+      failures=$((failures + 1))
+    fi
   else
     echo "compute-sanitizer not found: memcheck skipped"
   fi

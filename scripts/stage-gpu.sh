@@ -25,7 +25,8 @@ cp "$THREADBIND_BUILD_DIR/lib/libThreadBindRuntime.so" "$STAGE/lib/"
 if [[ -x $THREADBIND_BUILD_DIR/bin/threadbind-launcher-example ]]; then
   cp "$THREADBIND_BUILD_DIR/bin/threadbind-launcher-example" "$STAGE/bin/"
 fi
-cp "$THREADBIND_ROOT/scripts/gpu-check.sh" "$STAGE/scripts/"
+cp "$THREADBIND_ROOT/scripts/gpu-check.sh" \
+  "$THREADBIND_ROOT/scripts/sanitize-shared.py" "$STAGE/scripts/"
 CHIP=${CHIP:-$(threadbind-compile --print-default-chip)}
 NVCC=${NVCC:-$(command -v nvcc || echo "${CUDA_PATH:-/usr/local/cuda}/bin/nvcc")}
 

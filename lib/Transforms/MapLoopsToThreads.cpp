@@ -683,6 +683,65 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
   return stencil;
 }
 
+/// The constant c where `index` is `iv + c`: `iv` itself, or an addi or
+/// subi of it and a constant; nullopt otherwise.
+static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
+  if (index == iv)
+    return 0;
+  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+    if (add.getLhs() == iv)
+      return getConstantIntValue(add.getRhs());
+    if (add.getRhs() == iv)
+      return getConstantIntValue(add.getLhs());
+  }
+  if (auto sub = index.getDefiningOp<arith::SubIOp>())
+    if (sub.getLhs() == iv)
+      if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs()))
+        return -*c;
+  return std::nullopt;
+}
+
+/// The 128-byte cache lines that 32 consecutive elements of `bytes` bytes
+/// each touch, the first `first` elements from the start of a row (rows
+/// taken to start on a line).
+static int64_t getWarpLines(int64_t first, int64_t bytes) {
+  constexpr int64_t kLineBytes = 128;
+  int64_t start = ((first * bytes) % kLineBytes + kLineBytes) % kLineBytes;
+  return (start + GpuLimits::kWarpSize * bytes + kLineBytes - 1) / kLineBytes;
+}
+
+/// Whether a warp of loop dimension `d` starting at iteration `aligned`
+/// (a multiple of the warp's width) instead of `lb` touches at least a
+/// fifth fewer cache lines, counted over the accesses whose unit-stride
+/// index is the induction variable plus a constant.
+static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
+                                int64_t aligned) {
+  Value iv = loop.getInductionVars()[d];
+  int64_t before = 0, after = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef(), indices = load.getIndices();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef(), indices = store.getIndices();
+    else
+      return;
+    auto type = cast<MemRefType>(memref.getType());
+    std::optional<unsigned> unit = getUnitStrideDim(type);
+    Type element = type.getElementType();
+    if (!unit || !element.isIntOrFloat())
+      return;
+    std::optional<int64_t> offset = getOffsetFrom(indices[*unit], iv);
+    if (!offset)
+      return;
+    int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+    before += getWarpLines(lb + *offset, bytes);
+    after += getWarpLines(aligned + *offset, bytes);
+  });
+  return 5 * after <= 4 * before;
+}
+
 /// Where thread x walks a stencil's contiguous dimension from a constant
 /// lower bound off a warp's width (an interior from 1), a warp's accesses
 /// straddle two cache lines: the loop is made to start at the bound rounded
@@ -690,14 +749,16 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
 /// hand-written kernels start their threads at 0 and skip the edge. On an
 /// H200 (bench/results/2026-11-27-stencil-align-h200.md) fdtd-2d's ex
 /// update ran 43% longer than its twin's without, and the benchmark became
-/// 19% faster with; but in 3-D nests the test raised conv3d's kernel from
-/// 32 to 40 registers and lost a quarter of its occupancy (39% slower,
-/// where heat-3d gained 22%), so nests of more than two dimensions keep
-/// their bounds.
+/// 19% faster with. In 3-D nests the test costs instructions a point:
+/// conv3d and box filters, whose accesses touch nearly as many lines either
+/// way (conv3d's 22 lines a warp against 20), ran 20% and 17-50% slower
+/// aligned, heat-3d (15 lines against 10) 25% faster
+/// (bench/results/2026-11-29-align-3d-h200.md): there the start moves only
+/// where it saves a fifth of the lines.
 static void alignStencilStart(RewriterBase &rewriter, scf::ParallelOp loop,
                               const LoopMappingPlan &plan) {
   if (plan.groups.empty() || plan.groups.front().size() != 1 ||
-      !loop.getInitVals().empty() || loop.getNumLoops() > 2)
+      !loop.getInitVals().empty())
     return;
   unsigned d = plan.groups.front().front();
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
@@ -705,6 +766,8 @@ static void alignStencilStart(RewriterBase &rewriter, scf::ParallelOp loop,
     return;
   int64_t skip = *lb % GpuLimits::kWarpSize;
   if (skip == 0 || !hasStencilAlong(loop, d))
+    return;
+  if (loop.getNumLoops() > 2 && !alignmentSavesLines(loop, d, *lb, *lb - skip))
     return;
   Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);

@@ -9,9 +9,11 @@
 // grid-stride blocks of 8x4 in at most 3 blocks (every thread looping).
 // Loops that keep their bounds: an elementwise loop from 1 (no two
 // accesses apart: widening's), a stencil whose x steps by 2, and a 3-D
-// stencil, run at 0x3x5, 1x1x1, 2x5x40, 3x31x33 and 4x37x1000 (in three
-// dimensions neither a test in the loop nor a moved start paid:
-// bench/results/2026-11-27-align-3d-h200.md). A mutation of the test (the
+// stencil whose warps touch as many cache lines from 0 as from 1 (5), where
+// the test would cost more than it saves
+// (bench/results/2026-11-29-align-3d-h200.md); a 3-D 5-point stencil
+// (11 lines from 1, 8 from 0) is mapped from 0. The 3-D ones run at
+// 0x3x5, 1x1x1, 2x5x40, 3x31x33 and 4x37x1000. A mutation of the test (the
 // skipped iteration run) must change the result.
 // REQUIRES: mlir-runner
 
@@ -48,15 +50,19 @@
 // CHECK-NOT:     arith.cmpi sge
 // CHECK-LABEL: func.func @three_d(
 // CHECK-NOT:     arith.cmpi sge
+// CHECK-LABEL: func.func @three_d_five_point(
+// CHECK:         gpu.launch
+// CHECK:           arith.cmpi sge, %{{.*}}, %c1 : index
 // CHECK-LABEL: func.func @fill(
 
 // Every loop is counted in i32: from_one, from_thirty_three,
-// elementwise, strided_x, three_d.
+// elementwise, strided_x, three_d, three_d_five_point.
 // NARROW: remark: 32-bit index copy: 2 loop(s) counted and 6 access(es)
 // NARROW: remark: 32-bit index copy: 2 loop(s) counted and 4 access(es)
 // NARROW: remark: 32-bit index copy: 2 loop(s) counted and 2 access(es)
 // NARROW: remark: 32-bit index copy: 2 loop(s) counted and 3 access(es)
 // NARROW: remark: 32-bit index copy: 3 loop(s) counted and 3 access(es)
+// NARROW: remark: 32-bit index copy: 3 loop(s) counted and 6 access(es)
 
 // COVER-LABEL: func.func @from_one(
 // COVER:         arith.cmpi sge, %{{.*}}, %c1 : index
@@ -66,9 +72,11 @@
 // COVER-NOT:     arith.cmpi sge
 // COVER-LABEL: func.func @three_d(
 // COVER-NOT:     arith.cmpi sge
+// COVER-LABEL: func.func @three_d_five_point(
+// COVER:         arith.cmpi sge, %{{.*}}, %c1 : index
 
 // OUT-COUNT-6: sums
-// OUT-COUNT-5: sums3
+// OUT-COUNT-10: sums3
 
 // b[i][j] = a[i][j-1] + a[i][j] + a[i][j+1] + a[i-1][j] + a[i+1][j] on the
 // interior.
@@ -167,6 +175,36 @@ func.func @three_d(%a: memref<?x?x?xi32>, %c: memref<?x?x?xi32>) {
     %y = memref.load %a[%k, %i, %jp] : memref<?x?x?xi32>
     %s = arith.addi %x, %y : i32
     memref.store %s, %c[%k, %i, %j] : memref<?x?x?xi32>
+  }
+  return
+}
+
+// c[k][i][j] = a[k][i][j] + a[k][i][j-1] + a[k][i][j+1] + a[k][i-1][j]
+// + a[k][i+1][j] on the interior of each plane k.
+func.func @three_d_five_point(%a: memref<?x?x?xi32>, %c: memref<?x?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %l = memref.dim %a, %c0 : memref<?x?x?xi32>
+  %m = memref.dim %a, %c1 : memref<?x?x?xi32>
+  %n = memref.dim %a, %c2 : memref<?x?x?xi32>
+  %m1 = arith.subi %m, %c1 : index
+  %n1 = arith.subi %n, %c1 : index
+  scf.parallel (%k, %i, %j) = (%c0, %c1, %c1) to (%l, %m1, %n1) step (%c1, %c1, %c1) {
+    %im = arith.subi %i, %c1 : index
+    %ip = arith.addi %i, %c1 : index
+    %jm = arith.subi %j, %c1 : index
+    %jp = arith.addi %j, %c1 : index
+    %x0 = memref.load %a[%k, %i, %j] : memref<?x?x?xi32>
+    %x1 = memref.load %a[%k, %i, %jm] : memref<?x?x?xi32>
+    %x2 = memref.load %a[%k, %i, %jp] : memref<?x?x?xi32>
+    %x3 = memref.load %a[%k, %im, %j] : memref<?x?x?xi32>
+    %x4 = memref.load %a[%k, %ip, %j] : memref<?x?x?xi32>
+    %s1 = arith.addi %x0, %x1 : i32
+    %s2 = arith.addi %s1, %x2 : i32
+    %s3 = arith.addi %s2, %x3 : i32
+    %s4 = arith.addi %s3, %x4 : i32
+    memref.store %s4, %c[%k, %i, %j] : memref<?x?x?xi32>
   }
   return
 }
@@ -320,6 +358,10 @@ func.func @run3(%l: index, %m: index, %n: index) {
   %s = call @checksum3(%c) : (memref<?x?x?xi32>) -> i64
   vector.print str "sums3 "
   vector.print %s : i64
+  call @three_d_five_point(%a, %c) : (memref<?x?x?xi32>, memref<?x?x?xi32>) -> ()
+  %s5 = call @checksum3(%c) : (memref<?x?x?xi32>) -> i64
+  vector.print str "sums3 "
+  vector.print %s5 : i64
   memref.dealloc %a : memref<?x?x?xi32>
   memref.dealloc %c : memref<?x?x?xi32>
   return

@@ -652,6 +652,17 @@ static Value pick(const gpu::KernelDim3 &v, unsigned g) {
   return g == 0 ? v.x : g == 1 ? v.y : v.z;
 }
 
+/// The memref and indices of a memref.load or memref.store; none for other
+/// ops.
+static std::optional<std::pair<Value, ValueRange>>
+getLoadOrStore(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return std::make_pair(load.getMemRef(), load.getIndices());
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return std::make_pair(store.getMemRef(), store.getIndices());
+  return std::nullopt;
+}
+
 /// Whether `loop`'s accesses read or write some memref at two places along
 /// its unit-stride dimension that move with dimension `d` (a stencil: a[j]
 /// and a[j - 1]). The distance is not weighed: widening would take two
@@ -661,14 +672,10 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
   llvm::DenseMap<Value, Value> seen; // memref -> its first such index
   bool stencil = false;
   loop.getBody()->walk([&](Operation *op) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      memref = load.getMemRef(), indices = load.getIndices();
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      memref = store.getMemRef(), indices = store.getIndices();
-    else
+    std::optional<std::pair<Value, ValueRange>> access = getLoadOrStore(op);
+    if (!access)
       return WalkResult::advance();
+    auto [memref, indices] = *access;
     std::optional<unsigned> unit =
         getUnitStrideDim(cast<MemRefType>(memref.getType()));
     if (!unit || along.get(indices[*unit]) != 1)
@@ -719,14 +726,10 @@ static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
   Value iv = loop.getInductionVars()[d];
   int64_t before = 0, after = 0;
   loop.getBody()->walk([&](Operation *op) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      memref = load.getMemRef(), indices = load.getIndices();
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      memref = store.getMemRef(), indices = store.getIndices();
-    else
+    std::optional<std::pair<Value, ValueRange>> access = getLoadOrStore(op);
+    if (!access)
       return;
+    auto [memref, indices] = *access;
     auto type = cast<MemRefType>(memref.getType());
     std::optional<unsigned> unit = getUnitStrideDim(type);
     Type element = type.getElementType();

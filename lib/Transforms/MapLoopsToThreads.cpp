@@ -36,6 +36,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "threadbind-map-loops-to-threads"
 
 namespace mlir::threadbind {
@@ -703,18 +705,21 @@ static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
   }
   if (auto sub = index.getDefiningOp<arith::SubIOp>())
     if (sub.getLhs() == iv)
-      if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs()))
+      if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs());
+          c && *c != std::numeric_limits<int64_t>::min())
         return -*c;
   return std::nullopt;
 }
 
 /// The 128-byte cache lines that 32 consecutive elements of `bytes` bytes
-/// each touch, the first `first` elements from the start of a row (rows
-/// taken to start on a line).
-static int64_t getWarpLines(int64_t first, int64_t bytes) {
+/// each touch, the first at element `start + offset` of a row (rows taken
+/// to start on a line). Both are reduced modulo a line's elements of one
+/// byte first, so bounds near 2^63 do not overflow.
+static int64_t getWarpLines(int64_t start, int64_t offset, int64_t bytes) {
   constexpr int64_t kLineBytes = 128;
-  int64_t start = ((first * bytes) % kLineBytes + kLineBytes) % kLineBytes;
-  return (start + GpuLimits::kWarpSize * bytes + kLineBytes - 1) / kLineBytes;
+  int64_t first = start % kLineBytes + offset % kLineBytes;
+  int64_t at = ((first * bytes) % kLineBytes + kLineBytes) % kLineBytes;
+  return (at + GpuLimits::kWarpSize * bytes + kLineBytes - 1) / kLineBytes;
 }
 
 /// Whether a warp of loop dimension `d` starting at iteration `aligned`
@@ -739,8 +744,8 @@ static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
     if (!offset)
       return;
     int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-    before += getWarpLines(lb + *offset, bytes);
-    after += getWarpLines(aligned + *offset, bytes);
+    before += getWarpLines(lb, *offset, bytes);
+    after += getWarpLines(aligned, *offset, bytes);
   });
   return 5 * after <= 4 * before;
 }

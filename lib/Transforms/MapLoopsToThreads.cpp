@@ -722,12 +722,12 @@ static int64_t getWarpLines(int64_t start, int64_t offset, int64_t bytes) {
   return (at + GpuLimits::kWarpSize * bytes + kLineBytes - 1) / kLineBytes;
 }
 
-/// Whether a warp of loop dimension `d` starting at iteration `aligned`
-/// (a multiple of the warp's width) instead of `lb` touches at least a
-/// fifth fewer cache lines, counted over the accesses whose unit-stride
-/// index is the induction variable plus a constant.
-static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
-                                int64_t aligned) {
+/// The cache lines a warp of loop dimension `d` touches, summed over the
+/// accesses whose unit-stride index is the induction variable plus a
+/// constant, when the warp starts at iteration `lb` and at `aligned`.
+static std::pair<int64_t, int64_t> countWarpLines(scf::ParallelOp loop,
+                                                  unsigned d, int64_t lb,
+                                                  int64_t aligned) {
   Value iv = loop.getInductionVars()[d];
   int64_t before = 0, after = 0;
   loop.getBody()->walk([&](Operation *op) {
@@ -747,13 +747,28 @@ static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
     before += getWarpLines(lb, *offset, bytes);
     after += getWarpLines(aligned, *offset, bytes);
   });
-  return 5 * after <= 4 * before;
+  return {before, after};
 }
+
+namespace {
+/// Where a stencil's contiguous loop starts off a warp's width, what
+/// starting it on one would do.
+struct StencilStart {
+  /// The loop dimension on threadIdx.x, its lower bound, and that bound
+  /// rounded down to the warp's width.
+  unsigned dim;
+  int64_t lb, aligned;
+  /// The cache lines a warp's accesses touch from each start.
+  int64_t linesFromBound, linesAligned;
+  /// Whether the start moves.
+  bool moves;
+};
+} // namespace
 
 /// Where thread x walks a stencil's contiguous dimension from a constant
 /// lower bound off a warp's width (an interior from 1), a warp's accesses
-/// straddle two cache lines: the loop is made to start at the bound rounded
-/// down to the warp's width, its first iterations skipped by a test, as
+/// straddle two cache lines: the loop can start at the bound rounded down
+/// to the warp's width, its first iterations skipped by a test, as
 /// hand-written kernels start their threads at 0 and skip the edge. On an
 /// H200 (bench/results/2026-11-27-stencil-align-h200.md) fdtd-2d's ex
 /// update ran 43% longer than its twin's without, and the benchmark became
@@ -762,33 +777,49 @@ static bool alignmentSavesLines(scf::ParallelOp loop, unsigned d, int64_t lb,
 /// way (conv3d's 22 lines a warp against 20), ran 20% and 17-50% slower
 /// aligned, heat-3d (15 lines against 10) 25% faster
 /// (bench/results/2026-11-29-align-3d-h200.md): there the start moves only
-/// where it saves a fifth of the lines.
-static void alignStencilStart(RewriterBase &rewriter, scf::ParallelOp loop,
-                              const LoopMappingPlan &plan) {
-  if (plan.groups.empty() || plan.groups.front().size() != 1 ||
-      !loop.getInitVals().empty())
-    return;
+/// where it saves a fifth of the lines. None where the loop is no such
+/// stencil.
+static std::optional<StencilStart>
+planStencilStart(scf::ParallelOp loop, const LoopMappingPlan &plan) {
+  if (plan.innerLoop || plan.groups.empty() ||
+      plan.groups.front().size() != 1 || !loop.getInitVals().empty())
+    return std::nullopt;
   unsigned d = plan.groups.front().front();
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
   if (!lb || *lb <= 0 || !isConstantIntValue(loop.getStep()[d], 1))
-    return;
+    return std::nullopt;
   int64_t skip = *lb % GpuLimits::kWarpSize;
   if (skip == 0 || !hasStencilAlong(loop, d))
+    return std::nullopt;
+  StencilStart start{d, *lb, *lb - skip, 0, 0, true};
+  std::tie(start.linesFromBound, start.linesAligned) =
+      countWarpLines(loop, d, start.lb, start.aligned);
+  if (loop.getNumLoops() > 2)
+    start.moves = 5 * start.linesAligned <= 4 * start.linesFromBound;
+  return start;
+}
+
+/// Starts `loop`'s contiguous dimension on a warp's width where
+/// planStencilStart says so: the bound rounded down, the body under a test
+/// that skips the iterations below the bound.
+static void alignStencilStart(RewriterBase &rewriter, scf::ParallelOp loop,
+                              const LoopMappingPlan &plan) {
+  std::optional<StencilStart> start = planStencilStart(loop, plan);
+  if (!start || !start->moves)
     return;
-  if (loop.getNumLoops() > 2 && !alignmentSavesLines(loop, d, *lb, *lb - skip))
-    return;
+  unsigned d = start->dim;
   Location loc = loop.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
-  Value start = arith::ConstantIndexOp::create(rewriter, loc, *lb - skip);
+  Value from = arith::ConstantIndexOp::create(rewriter, loc, start->aligned);
   rewriter.modifyOpInPlace(
-      loop, [&] { loop.getLowerBoundMutable()[d].assign(start); });
+      loop, [&] { loop.getLowerBoundMutable()[d].assign(from); });
   // The body, but its terminator, moves under the test.
   Block *body = loop.getBody();
   rewriter.setInsertionPointToStart(body);
   Value inside = arith::CmpIOp::create(
       rewriter, loc, arith::CmpIPredicate::sge, loop.getInductionVars()[d],
-      arith::ConstantIndexOp::create(rewriter, loc, *lb));
+      arith::ConstantIndexOp::create(rewriter, loc, start->lb));
   auto test = scf::IfOp::create(rewriter, loc, inside, /*withElse=*/false);
   Block *then = test.thenBlock();
   SmallVector<Operation *> moved;
@@ -1204,6 +1235,26 @@ void MapLoopsToThreadsPass::runOnOperation() {
         }
         if (written)
           remark << "; its dimensions that run once were folded away";
+        if (std::optional<StencilStart> start = planStencilStart(loop, plan)) {
+          remark << "; loop dimension " << asWritten(start->dim);
+          if (start->moves)
+            remark << " runs from " << start->aligned << ", its lower bound "
+                   << start->lb
+                   << " rounded down to a warp's width, the iterations "
+                      "below "
+                   << start->lb
+                   << " skipped, so that warps start on a cache line ("
+                   << start->linesAligned << " lines a warp's accesses "
+                   << "touch instead of " << start->linesFromBound << ")";
+          else
+            remark << " keeps its lower bound " << start->lb << ": from "
+                   << start->aligned << " a warp's accesses would touch "
+                   << start->linesAligned << " cache lines against "
+                   << start->linesFromBound << " from " << start->lb
+                   << ", not a fifth fewer, which in a nest of three loops "
+                      "or more does not pay for the test that skips the "
+                      "first iterations";
+        }
         if (auto rank = loop->getAttrOfType<IntegerAttr>(kCollapsedFromAttr))
           remark << "; a " << rank.getInt()
                  << "-D nest collapsed into this loop, as every access walks "

@@ -33,6 +33,7 @@
 // RUN: diff %t.ref %t.cover
 // RUN: threadbind-opt %s -threadbind-map-to-gpu="block-shape=8,4 max-blocks=3" -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.shape
 // RUN: diff %t.ref %t.shape
+// RUN: threadbind-opt %s -threadbind-map-to-gpu="remarks=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: sed -e 's/arith.cmpi sge, \(%[^,]*\), %c1 : index/arith.cmpi sge, \1, %c0 : index/' %t.default.mlir > %t.mutant.mlir
 // RUN: not diff -q %t.default.mlir %t.mutant.mlir
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant
@@ -77,6 +78,15 @@
 
 // OUT-COUNT-6: sums
 // OUT-COUNT-10: sums3
+
+// The remark says where each start moved, or why it stayed, with the
+// cache lines counted (i32: a warp's 32 elements fill one line from a
+// multiple of 32, two from elsewhere).
+// REMARK: remark: bound to gpu.launch: {{.*}}; loop dimension 1 runs from 0, its lower bound 1 rounded down to a warp's width, the iterations below 1 skipped, so that warps start on a cache line (8 lines a warp's accesses touch instead of 11)
+// REMARK: remark: bound to gpu.launch: {{.*}}; loop dimension 1 runs from 32, its lower bound 33 {{.*}} (5 lines a warp's accesses touch instead of 7)
+// REMARK-NOT: lower bound
+// REMARK: remark: bound to gpu.launch: {{.*}}; loop dimension 2 keeps its lower bound 1: from 0 a warp's accesses would touch 5 cache lines against 5 from 1, not a fifth fewer
+// REMARK: remark: bound to gpu.launch: {{.*}}; loop dimension 2 runs from 0, {{.*}} (8 lines a warp's accesses touch instead of 11)
 
 // b[i][j] = a[i][j-1] + a[i][j] + a[i][j+1] + a[i-1][j] + a[i+1][j] on the
 // interior.

@@ -18,6 +18,7 @@
 
 #include "threadbind/InitAllPasses.h"
 #include "threadbind/Pipelines/Pipelines.h"
+#include "threadbind/Target/ObjectFormat.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -68,7 +69,7 @@ static void buildPipeline(PassManager &pm, uint8_t choice) {
   // Everything threadbind-compile runs before lowering: the lowering and
   // serialising pass manager is built and dropped.
   PassManager lower(pm.getContext());
-  buildCompileStages(pm, pm, lower, options, "isa");
+  buildCompileStages(pm, pm, lower, options, KernelObjectFormat::PTX);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -12,7 +12,7 @@
 //   - the passes succeed but leave IR that does not verify;
 //   - the passes fail without saying why (no error diagnostic).
 //
-// Built with -DTHREADBIND_LIBFUZZER=ON by clang (see fuzz/README.md).
+// Built with -DTHREADBIND_LIBFUZZER=ON by clang (see docs/reliability.md).
 //
 //===----------------------------------------------------------------------===//
 

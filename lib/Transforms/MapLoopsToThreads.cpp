@@ -772,11 +772,13 @@ struct StencilStart {
 /// hand-written kernels start their threads at 0 and skip the edge. On an
 /// H200 (bench/results/2026-11-27-stencil-align-h200.md) fdtd-2d's ex
 /// update ran 43% longer than its twin's without, and the benchmark became
-/// 19% faster with. In 3-D nests the test costs instructions a point:
-/// conv3d and box filters, whose accesses touch nearly as many lines either
-/// way (conv3d's 22 lines a warp against 20), ran 20% and 17-50% slower
-/// aligned, heat-3d (15 lines against 10) 25% faster
-/// (bench/results/2026-11-29-align-3d-h200.md): there the start moves only
+/// 19% faster with. In 3-D nests heat-3d (15 lines a warp against 10) ran
+/// 25% faster aligned, conv3d (22 against 20) and box filters 20% and
+/// 17-50% slower (bench/results/2026-11-29-align-3d-h200.md); once
+/// threadbind-narrow-indices added the column constants last, conv3d and
+/// box27s ran 3-9% faster aligned where rows start on a line, but box27s
+/// 27% slower at 255x257x259, where none does and the line count does not
+/// hold (2026-11-29-narrow-split-h200.md). So in 3-D the start moves only
 /// where it saves a fifth of the lines. None where the loop is no such
 /// stencil.
 static std::optional<StencilStart>

@@ -782,10 +782,14 @@ def NarrowIndicesPass : Pass<"threadbind-narrow-indices", "ModuleOp"> {
         term and the sum of the others each computed in i32, widened, then
         added (so that a row read at several invariant columns shares one
         address). Indices of an access of a valid program are in bounds, so
-        every partial sum lies between 0 and the memref's largest offset;
+        every partial sum lies between 0 and the memref's largest offset.
+        A constant in the last index (`%j - 1`, times a constant stride, at
+        most 2^16) is added last, so that it folds into the access's
+        immediate; the sum before it may pass those bounds by as much;
     and the test holds when every assumed host value lies in its interval
     and every such memref's offset, sizes, strides, each size times its
-    stride, and the offset plus those products lie in [0, 2^31). The
+    stride, and the offset plus those products lie in [0, 2^31) (the last
+    below 2^31 less the largest such constant). The
     manifest shows the test as the launch's condition. Where nothing needs
     testing (static shapes, grids the host bounds), the launch itself is
     narrowed, without a copy. A launch whose

@@ -899,14 +899,14 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
       worthIt = true;
   });
 
-  // The host's test: the memrefs accessed in i32 are small, the values the
-  // loop bounds assumed in range.
   // Room for the constants split off last indices (splitColumnConstant).
   DenseMap<Value, int64_t> headroom;
   for (Operation *op : accesses) {
     int64_t &room = headroom[op->getOperand(getAccessOperands(op)->memref)];
     room = std::max(room, std::abs(splitColumnConstant(op).second));
   }
+  // The host's test: the memrefs accessed in i32 are small, less that room,
+  // and the values the loop bounds assumed in range.
   hostBuilder.setInsertionPoint(launch);
   HostTest test(hostBuilder, loc);
   for (auto &[memref, layout] : layouts) {

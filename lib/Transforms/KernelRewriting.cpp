@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::threadbind;
 
@@ -161,6 +163,21 @@ scf::IfOp threadbind::versionOnCondition(
   }
   rewriter.replaceOp(op, versions.getResults());
   return versions;
+}
+
+std::optional<std::pair<Value, int64_t>>
+threadbind::splitConstantAddend(Value value) {
+  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    if (std::optional<int64_t> c = getConstantIntValue(add.getRhs()))
+      return std::make_pair(add.getLhs(), *c);
+    if (std::optional<int64_t> c = getConstantIntValue(add.getLhs()))
+      return std::make_pair(add.getRhs(), *c);
+  }
+  if (auto sub = value.getDefiningOp<arith::SubIOp>())
+    if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs());
+        c && *c != std::numeric_limits<int64_t>::min())
+      return std::make_pair(sub.getLhs(), -*c);
+  return std::nullopt;
 }
 
 bool threadbind::isVectorElementType(Type type) {

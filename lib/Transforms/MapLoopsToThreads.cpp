@@ -697,17 +697,9 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
 static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
   if (index == iv)
     return 0;
-  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
-    if (add.getLhs() == iv)
-      return getConstantIntValue(add.getRhs());
-    if (add.getRhs() == iv)
-      return getConstantIntValue(add.getLhs());
-  }
-  if (auto sub = index.getDefiningOp<arith::SubIOp>())
-    if (sub.getLhs() == iv)
-      if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs());
-          c && *c != std::numeric_limits<int64_t>::min())
-        return -*c;
+  std::optional<std::pair<Value, int64_t>> split = splitConstantAddend(index);
+  if (split && split->first == iv)
+    return split->second;
   return std::nullopt;
 }
 

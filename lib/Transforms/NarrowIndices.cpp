@@ -546,42 +546,33 @@ static std::optional<AccessOperands> getAccessOperands(Operation *op) {
 }
 
 /// An access's last index as a value plus a constant (`%k - 1` is `%k` and
-/// -1), and the constant times the last dimension's stride, where that
-/// stride is a constant and the product at most kMaxSplitOffset in
-/// magnitude; otherwise the index (none for a rank-0 memref) and 0. The
-/// linearised offset adds the product last, so that the NVPTX back end
-/// folds it into the access's immediate and a stencil's neighbours share
-/// one address. With the constant inside (`sext(row + (k - 1))`), the back
-/// end distributes the widening over the sum to reach it, and the address
-/// becomes 64-bit adds and shifts: conv3d's kernel ran 7% fewer
-/// instructions with the split (bench/results/2026-11-29-narrow-split-h200.md).
-static std::pair<Value, int64_t> splitColumnConstant(Operation *op) {
+/// -1), with the constant times the last dimension's stride, where that
+/// stride is a constant and the product nonzero and at most
+/// kMaxSplitOffset in magnitude; none otherwise. The linearised offset
+/// adds the product last, so that the NVPTX back end folds it into the
+/// access's immediate and a stencil's neighbours share one address. With
+/// the constant inside (`sext(row + (k - 1))`), the back end distributes
+/// the widening over the sum to reach it, and the address becomes 64-bit
+/// adds and shifts: conv3d's kernel ran 7% fewer instructions with the
+/// split (bench/results/2026-11-29-narrow-split-h200.md).
+static std::optional<std::pair<Value, int64_t>>
+splitColumnConstant(Operation *op) {
   AccessOperands operands = *getAccessOperands(op);
   auto type = cast<MemRefType>(op->getOperand(operands.memref).getType());
-  if (type.getRank() == 0)
-    return {Value(), 0};
-  Value index = op->getOperand(operands.firstIndex + type.getRank() - 1);
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
+  if (type.getRank() == 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(strides.back()))
-    return {index, 0};
-  Value base;
-  __int128 constant = 0;
-  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
-    if (std::optional<int64_t> c = getConstantIntValue(add.getRhs()))
-      base = add.getLhs(), constant = *c;
-    else if (std::optional<int64_t> c = getConstantIntValue(add.getLhs()))
-      base = add.getRhs(), constant = *c;
-  } else if (auto sub = index.getDefiningOp<arith::SubIOp>()) {
-    if (std::optional<int64_t> c = getConstantIntValue(sub.getRhs()))
-      base = sub.getLhs(), constant = -__int128(*c);
-  }
-  __int128 scaled = constant * strides.back();
-  if (!base || scaled == 0 || scaled < -kMaxSplitOffset ||
-      scaled > kMaxSplitOffset)
-    return {index, 0};
-  return {base, int64_t(scaled)};
+    return std::nullopt;
+  std::optional<std::pair<Value, int64_t>> split = splitConstantAddend(
+      op->getOperand(operands.firstIndex + type.getRank() - 1));
+  if (!split)
+    return std::nullopt;
+  __int128 scaled = __int128(split->second) * strides.back();
+  if (scaled == 0 || scaled < -kMaxSplitOffset || scaled > kMaxSplitOffset)
+    return std::nullopt;
+  return std::make_pair(split->first, int64_t(scaled));
 }
 
 /// The layout of `memref`, a value of the host, built before `launch`: a
@@ -899,11 +890,17 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
       worthIt = true;
   });
 
-  // Room for the constants split off last indices (splitColumnConstant).
+  // The constants split off last indices (splitColumnConstant), read off
+  // the launch, and the room each memref's test leaves for them.
+  DenseMap<Operation *, std::pair<Value, int64_t>> columnSplits;
   DenseMap<Value, int64_t> headroom;
   for (Operation *op : accesses) {
+    std::optional<std::pair<Value, int64_t>> split = splitColumnConstant(op);
+    if (!split)
+      continue;
+    columnSplits[op] = *split;
     int64_t &room = headroom[op->getOperand(getAccessOperands(op)->memref)];
-    room = std::max(room, std::abs(splitColumnConstant(op).second));
+    room = std::max(room, std::abs(split->second));
   }
   // The host's test: the memrefs accessed in i32 are small, less that room,
   // and the values the loop bounds assumed in range.
@@ -1014,9 +1011,9 @@ void NarrowIndicesPass::narrowLaunch(gpu::LaunchOp launch) {
     auto flags = arith::IntegerOverflowFlags::nsw;
     SmallVector<Value> indices(
         op->getOperands().slice(operands.firstIndex, type.getRank()));
-    auto [column, columnConstant] = splitColumnConstant(op);
-    if (column)
-      indices.back() = column;
+    auto [column, columnConstant] = columnSplits.lookup(original);
+    if (columnConstant != 0)
+      indices.back() = copied.lookupOrDefault(column);
     bool apart = rowShared.contains(original);
     Value linear = parts.front();
     for (auto [index, stride] : llvm::zip_equal(

@@ -85,6 +85,12 @@ scf::IfOp versionOnCondition(
     RewriterBase &rewriter, Operation *op, Value cond,
     function_ref<void(IRMapping &mapping, bool thenSide)> adjust);
 
+/// `value` as another value plus a constant: an arith.addi of a value and a
+/// constant (either side), or an arith.subi of a constant from a value
+/// (not INT64_MIN, whose negation overflows). None otherwise. Stencil
+/// indices (`%j - 1`) are read this way.
+std::optional<std::pair<Value, int64_t>> splitConstantAddend(Value value);
+
 /// Whether `bytes` is a width vector accesses may be widened to: 4, 8 or
 /// 16 (the widest PTX load and store).
 inline bool isSupportedVectorBytes(int64_t bytes) {

@@ -13,6 +13,7 @@
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -48,6 +49,20 @@ static std::string toPTXIdentifier(StringRef name) {
   if (result.empty() || !llvm::isAlpha(result.front()))
     result = "k_" + result;
   return result;
+}
+
+/// The name of the host module's `memref.global` that `op`, in a
+/// gpu.module, is a copy of (as outlining makes them: the same name and
+/// the same definition), or null.
+static StringAttr copiedHostGlobal(ModuleOp module, Operation *op) {
+  auto global = dyn_cast<memref::GlobalOp>(op);
+  if (!global)
+    return nullptr;
+  auto host = module.lookupSymbol<memref::GlobalOp>(global.getSymNameAttr());
+  if (!host || !OperationEquivalence::isEquivalentTo(
+                   host, global, OperationEquivalence::IgnoreLocations))
+    return nullptr;
+  return global.getSymNameAttr();
 }
 
 namespace {
@@ -108,17 +123,36 @@ struct MergeGPUModulesPass
     // symbols PTX cannot spell (a function named "vector.add" or "a-b"
     // outlines to such a kernel), with what they had in them that PTX
     // cannot name replaced by '_'.
+    //
+    // Outlining gives each kernel's module its own copy of every host global
+    // the kernel uses. They are one variable of the program, so the copies
+    // become one global of the merged module: two kernels that share a
+    // mutable global (one writes what the next reads) must see one address.
     llvm::StringSet<> taken;
     DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> renamed;
+    DenseMap<StringAttr, StringAttr> hostGlobalCopies;
+    SmallVector<Operation *> duplicateCopies;
     for (gpu::GPUModuleOp gpuModule : gpuModules) {
       for (Operation &op : gpuModule.getBody()->getOperations()) {
         auto name = op.getAttrOfType<StringAttr>(
             SymbolTable::getSymbolAttrName());
         if (!name)
           continue;
-        bool spellable = isPTXIdentifier(name.getValue());
-        if (spellable && taken.insert(name.getValue()).second)
+        StringAttr hostGlobal = copiedHostGlobal(module, &op);
+        if (auto it = hostGlobalCopies.find(hostGlobal);
+            hostGlobal && it != hostGlobalCopies.end()) {
+          if (it->second != name && failed(SymbolTable::replaceAllSymbolUses(
+                                        &op, it->second, gpuModule)))
+            return signalPassFailure();
+          duplicateCopies.push_back(&op);
           continue;
+        }
+        bool spellable = isPTXIdentifier(name.getValue());
+        if (spellable && taken.insert(name.getValue()).second) {
+          if (hostGlobal)
+            hostGlobalCopies[hostGlobal] = name;
+          continue;
+        }
         std::string base = spellable ? name.getValue().str()
                                      : toPTXIdentifier(name.getValue());
         std::string fresh = spellable && isPTXIdentifier(gpuModule.getName())
@@ -133,11 +167,15 @@ struct MergeGPUModulesPass
           return signalPassFailure();
         SymbolTable::setSymbolName(&op, freshAttr);
         renamed[{gpuModule.getNameAttr(), name}] = freshAttr;
+        if (hostGlobal)
+          hostGlobalCopies[hostGlobal] = freshAttr;
         ++numSymbolsRenamed;
       }
     }
 
     IRRewriter rewriter(&getContext());
+    for (Operation *copy : duplicateCopies)
+      rewriter.eraseOp(copy);
     rewriter.setInsertionPoint(gpuModules.front());
     auto merged = gpu::GPUModuleOp::create(rewriter, gpuModules.front().getLoc(),
                                            "threadbind_merged_tmp", targets);

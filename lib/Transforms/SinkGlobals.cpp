@@ -11,6 +11,10 @@
 // that uses it; kernel outlining then copies the `memref.global` into the
 // `gpu.module`, and the kernel reads the device's copy.
 //
+// That copy is the only one kernels see, and the host never sees it: a
+// global that kernels and host code both use is refused, unless neither
+// side writes it (a table the user left without `constant`).
+//
 //===----------------------------------------------------------------------===//
 
 #include "threadbind/Transforms/Passes.h"
@@ -21,6 +25,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::threadbind {
 #define GEN_PASS_DEF_SINKGLOBALSPASS
@@ -42,7 +47,46 @@ static bool isGlobalView(Value value) {
          isGlobalView(view.getViewSource());
 }
 
+/// Whether some use of `value` is not a pure view whose own uses are dead:
+/// the views a launch's sinking left behind on the host are not uses.
+static bool hasLiveUse(Value value) {
+  for (Operation *user : value.getUsers()) {
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (!view || !isPure(user) || user->getNumResults() != 1 ||
+        view.getViewSource() != value || hasLiveUse(user->getResult(0)))
+      return true;
+  }
+  return false;
+}
+
+/// Whether every use of `value`, through pure views, only reads it.
+static bool isOnlyRead(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<memref::LoadOp, memref::DimOp, memref::ExtractStridedMetadataOp>(
+            user))
+      continue;
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (view && isPure(user) && user->getNumResults() == 1 &&
+        view.getViewSource() == value && isOnlyRead(user->getResult(0)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 namespace {
+/// A global's uses on one side of the launch boundary.
+struct GlobalUses {
+  Operation *first = nullptr;
+  Operation *firstWrite = nullptr;
+  void add(memref::GetGlobalOp use) {
+    if (!first)
+      first = use;
+    if (!firstWrite && !isOnlyRead(use.getResult()))
+      firstWrite = use;
+  }
+};
+
 struct SinkGlobalsPass
     : threadbind::impl::SinkGlobalsPassBase<SinkGlobalsPass> {
   void runOnOperation() override {
@@ -84,6 +128,51 @@ struct SinkGlobalsPass
       }
       numGlobalsSunk += sunk.size();
     }
+    if (failed(checkSharedGlobals()))
+      signalPassFailure();
+  }
+
+  /// Refuses a mutable global that kernels and host code both use and one
+  /// of them writes: each kernel works on the device's copy, which outlining
+  /// makes, and host code on the host's.
+  LogicalResult checkSharedGlobals() {
+    llvm::MapVector<StringAttr, std::pair<GlobalUses, GlobalUses>> uses;
+    getOperation()->walk([&](memref::GetGlobalOp use) {
+      if (use->getParentOfType<gpu::GPUModuleOp>())
+        return;
+      bool inKernel = use->getParentOfType<gpu::LaunchOp>() != nullptr;
+      if (!inKernel && !hasLiveUse(use.getResult()))
+        return;
+      auto &[host, kernel] = uses[use.getNameAttr().getAttr()];
+      (inKernel ? kernel : host).add(use);
+    });
+    bool ok = true;
+    for (auto &[name, sides] : uses) {
+      auto &[host, kernel] = sides;
+      if (!host.first || !kernel.first ||
+          (!host.firstWrite && !kernel.firstWrite))
+        continue;
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          host.first, name);
+      if (global && global.getConstant())
+        continue;
+      // Where the kernel writes, any host use may see stale data; else the
+      // host's write is what the kernel would miss.
+      bool kernelWrites = kernel.firstWrite != nullptr;
+      Operation *hostUse = kernelWrites ? host.first : host.firstWrite;
+      Operation *kernelUse = kernelWrites ? kernel.firstWrite : kernel.first;
+      InFlightDiagnostic diag = hostUse->emitError("global @");
+      diag << name.getValue() << " is "
+           << (kernelWrites ? "used here on the host and written"
+                            : "written here on the host and read")
+           << " by a kernel, but kernels work on a copy of it in device "
+              "memory that host code neither sees nor updates; pass the "
+              "data to the kernel as a memref argument instead";
+      diag.attachNote(kernelUse->getLoc())
+          << "the kernel's use of @" << name.getValue();
+      ok = false;
+    }
+    return success(ok);
   }
 };
 } // namespace

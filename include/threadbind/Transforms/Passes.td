@@ -671,6 +671,13 @@ def SinkGlobalsPass : Pass<"threadbind-sink-globals"> {
     kernel reads the device's copy. Host code that reads or writes a global
     runs in kernels too (threadbind-sequential-kernels), so there is one
     copy that the program touches.
+
+    What stays on the host (a call that takes the global, say) touches the
+    host's copy, which kernels never see: a global without `constant` that
+    kernels and host code both use, one side writing it (anything but loads,
+    `memref.dim` and pure views), is an error at the host's use, with a note
+    at the kernel's, and the pass fails. A global neither side writes is
+    left to both.
   }];
   let dependentDialects = ["memref::MemRefDialect"];
   let statistics = [
@@ -1074,6 +1081,11 @@ def MergeGPUModulesPass : Pass<"threadbind-merge-gpu-modules", "ModuleOp"> {
     after its function, and a function may be called `vector.add` or
     `a-b`) are renamed the same way, each character PTX does not accept
     replaced by `_`; the manifest keeps the function's own name.
+
+    Outlining copies a host `memref.global` into the module of each kernel
+    that uses it; the copies (a global of the host's name and definition)
+    become one global of the merged module, so kernels that share a
+    mutable global address one variable, as their host functions did.
 
     Modules without targets (those outlining made) merge with any; modules
     that carry targets are merged only if all carry the same ones, which

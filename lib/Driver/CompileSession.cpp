@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
@@ -505,10 +506,26 @@ LogicalResult Compilation::mapLoops() {
   }
   if (hasKernels(module))
     return success();
-  if (!firstLoop)
-    return emitError(module.getLoc())
-           << "nothing to map: no scf.parallel, scf.forall, affine.parallel "
-              "or linalg op on memrefs outside a gpu.launch";
+  if (!firstLoop) {
+    InFlightDiagnostic diag =
+        emitError(module.getLoc())
+        << "nothing to map: no scf.parallel, scf.forall, affine.parallel "
+           "or linalg op on memrefs outside a gpu.launch";
+    bool touchesMemory = module
+                             .walk([](Operation *op) {
+                               if (isa<memref::LoadOp, memref::StoreOp>(op) &&
+                                   !op->getParentOfType<gpu::LaunchOp>() &&
+                                   !op->getParentOfType<gpu::GPUModuleOp>())
+                                 return WalkResult::interrupt();
+                               return WalkResult::advance();
+                             })
+                             .wasInterrupted();
+    if (!options.mapping.sequentialFallback && touchesMemory)
+      diag << " (--sequential-fallback=false keeps sequential code on the "
+              "host; with it, code that touches memory runs on one GPU "
+              "thread)";
+    return diag;
+  }
   // Every loop stayed on the host (warned above), or normalisation folded
   // it away because it runs no iteration or nothing it computes is used: a
   // valid program that needs no kernel.

@@ -94,7 +94,9 @@ struct MappingOptions {
     b.option(sequentialFallback, "sequential-fallback",
              cl::desc("Run a loop that cannot be bound in parallel, and host "
                       "code that touches memref data, on one GPU thread with "
-                      "a warning; false refuses them"));
+                      "a warning; false refuses such loops and leaves host "
+                      "code on the host, which a bundle or header then "
+                      "refuses where it touches memref data"));
     b.option(loopReductions, "loop-reductions",
              cl::desc("Run scf.for loops that only accumulate (iter_args, "
                       "or an accumulator in memory as linalg's loops keep "

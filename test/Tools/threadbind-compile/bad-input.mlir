@@ -19,7 +19,7 @@
 // RUN: not threadbind-compile %S/Inputs/kernels.mlir -o %t/no-such-dir/out.ptx 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 // UNWRITABLE: error: cannot write '{{.*}}no-such-dir/out.ptx': no folder
 
-// RUN: %refused threadbind-compile %S/Inputs/nothing-to-map.mlir -o %t/nothing.ptx 2>&1 | FileCheck %s --check-prefix=NOTHING
+// RUN: %refused threadbind-compile %S/Inputs/nothing-to-map.mlir -o %t/nothing.ptx 2>&1 | FileCheck %s --check-prefixes=NOTHING,NOHINT
 // NOTHING: {{nothing-to-map|sequential-only}}.mlir:{{[0-9]+}}:{{[0-9]+}}: error: nothing to map: no scf.parallel, scf.forall, affine.parallel or linalg op on memrefs outside a gpu.launch
 
 // A function with no parallel loop runs on one GPU thread, with a warning;
@@ -28,7 +28,9 @@
 // RUN: grep -c "^.visible .entry" %t/sequential.ptx | FileCheck %s --check-prefix=ONE
 // SEQUENTIAL: sequential-only.mlir:1:1: warning: has no parallel loop, so all of its code that touches memory runs on one GPU thread
 // ONE: 1
-// RUN: %refused threadbind-compile %S/Inputs/sequential-only.mlir --sequential-fallback=false -o %t/nothing.ptx 2>&1 | FileCheck %s --check-prefix=NOTHING
+// RUN: %refused threadbind-compile %S/Inputs/sequential-only.mlir --sequential-fallback=false -o %t/nothing.ptx 2>&1 | FileCheck %s --check-prefixes=NOTHING,HINT
+// NOHINT-NOT: sequential-fallback
+// HINT-SAME: (--sequential-fallback=false keeps sequential code on the host; with it, code that touches memory runs on one GPU thread)
 
 // RUN: not threadbind-compile %t/does-not-exist.mlir -o %t/x.ptx 2>&1 | FileCheck %s --check-prefix=NOINPUT
 // NOINPUT: error: cannot open input file '{{.*}}does-not-exist.mlir'

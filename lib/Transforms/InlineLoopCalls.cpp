@@ -14,7 +14,9 @@
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/Passes.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -100,6 +102,7 @@ struct InlineLoopCallsPass
             callee.getCallableRegion()->empty() ||
             recursion.isRecursive(callee))
           continue;
+        wrapForSeveralBlocks(call, callee);
         if (failed(inlineCall(interface, config.getCloneCallback(), call,
                               callee, callee.getCallableRegion(),
                               /*shouldCloneInlinedRegion=*/true)))
@@ -113,6 +116,26 @@ struct InlineLoopCallsPass
         break;
     }
     eraseUnusedHelpers(module, inlinedCallees.takeVector());
+  }
+
+  /// A callee of several blocks (an early return) cannot be inlined into a
+  /// region of one, as a loop's body is: the call moves into an
+  /// `scf.execute_region` of its own, which takes them, and whose results
+  /// stand for the call's.
+  static void wrapForSeveralBlocks(CallOpInterface call,
+                                   CallableOpInterface callee) {
+    Operation *parent = call->getParentOp();
+    if (callee.getCallableRegion()->hasOneBlock() ||
+        !parent->hasTrait<OpTrait::SingleBlock>())
+      return;
+    OpBuilder builder(call);
+    auto region = scf::ExecuteRegionOp::create(builder, call.getLoc(),
+                                               call->getResultTypes());
+    Block *body = builder.createBlock(&region.getRegion());
+    call->replaceAllUsesWith(region.getResults());
+    call->moveBefore(body, body->end());
+    builder.setInsertionPointToEnd(body);
+    scf::YieldOp::create(builder, call.getLoc(), call->getResults());
   }
 
   /// Erases the private functions among `callees` that nothing calls any

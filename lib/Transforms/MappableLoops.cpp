@@ -151,9 +151,20 @@ LogicalResult threadbind::verifyRunsOnDevice(ArrayRef<Operation *> ops,
                     "already launches a kernel");
       return WalkResult::interrupt();
     }
-    if (isa<CallOpInterface>(op)) {
-      op->emitError("cannot run on the device: '")
-          << op->getName() << "' calls a host function";
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      // threadbind-inline-loop-calls left it: say why it could not.
+      auto callee =
+          dyn_cast_or_null<CallableOpInterface>(call.resolveCallable());
+      InFlightDiagnostic diag = op->emitError("cannot run on the device: '")
+                                << op->getName() << "' calls ";
+      if (callee && callee.getCallableRegion() &&
+          !callee.getCallableRegion()->empty())
+        diag << "a function that was not inlined into the loop, and a "
+                "kernel cannot call the host (threadbind-inline-loop-calls "
+                "inlines helpers unless they call themselves, directly or "
+                "through others, or lie more than 16 calls deep)";
+      else
+        diag << "a host function";
       return WalkResult::interrupt();
     }
     if (isa<memref::AllocOp, memref::ReallocOp, memref::DeallocOp, gpu::AllocOp,

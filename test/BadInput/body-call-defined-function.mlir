@@ -24,8 +24,8 @@ func.func @calls_recursive(%a: memref<?xi32>, %n: index) {
   %c1 = arith.constant 1 : index
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %x = memref.load %a[%i] : memref<?xi32>
-    // CHECK: .mlir:[[@LINE+2]]:10: error: cannot run on the device: 'func.call' calls a host function
-    // expected-error @below {{cannot run on the device: 'func.call' calls a host function}}
+    // CHECK: .mlir:[[@LINE+2]]:10: error: cannot run on the device: 'func.call' calls a function that was not inlined into the loop, and a kernel cannot call the host
+    // expected-error @below {{cannot run on the device: 'func.call' calls a function that was not inlined into the loop, and a kernel cannot call the host}}
     %y = func.call @countdown(%x) : (i32) -> i32
     memref.store %y, %a[%i] : memref<?xi32>
   }

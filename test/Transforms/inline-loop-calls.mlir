@@ -105,11 +105,50 @@ func.func @host_call(%x: f32) -> f32 {
   return %y : f32
 }
 
+// A helper with an early return has several blocks, which a loop's body
+// cannot hold: it is inlined into an scf.execute_region that yields the
+// call's result (before, the blocks landed in the scf.parallel and the IR
+// failed to verify).
+// CHECK-LABEL: func.func @clamp_negative
+// CHECK: scf.parallel
+// CHECK: %[[R:.*]] = scf.execute_region -> f32 {
+// CHECK: cf.cond_br
+// CHECK: cf.br ^[[JOIN:bb[0-9]+]](
+// CHECK: cf.br ^[[JOIN]](
+// CHECK: ^[[JOIN]](%[[V:.*]]: f32):
+// CHECK-NEXT: scf.yield %[[V]] : f32
+// CHECK: memref.store %[[R]]
+// CHECK-NOT: call
+// CHECK: return
+func.func private @zero_if_negative(%x: f32) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %neg = arith.cmpf olt, %x, %z : f32
+  cf.cond_br %neg, ^zero, ^keep
+^zero:
+  return %z : f32
+^keep:
+  %y = arith.addf %x, %x : f32
+  return %y : f32
+}
+
+func.func @clamp_negative(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %a[%i] : memref<?xf32>
+    %e = func.call @zero_if_negative(%v) : (f32) -> f32
+    memref.store %e, %a[%i] : memref<?xf32>
+  }
+  return
+}
+
 // OUT: 6
 // OUT-NEXT: 4
 // OUT-NEXT: 12
 // OUT-NEXT: 9
 // OUT-NEXT: 54
+// OUT-NEXT: 0
+// OUT-NEXT: 2
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -146,6 +185,20 @@ func.func @main() {
   call @cubes(%b, %c4) : (memref<?xf32>, index) -> ()
   %r3 = memref.load %b[%c3] : memref<?xf32>
   vector.print %r3 : f32
+  // b = [-3, -2, -1, 0] -> [0, 0, 0, 0]; b[1] = 1 -> 2
+  scf.for %i = %c0 to %c4 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %g = arith.subf %f, %three : f32
+    memref.store %g, %b[%i] : memref<?xf32>
+  }
+  %one = arith.constant 1.0 : f32
+  memref.store %one, %b[%c1] : memref<?xf32>
+  call @clamp_negative(%b, %c4) : (memref<?xf32>, index) -> ()
+  %r4 = memref.load %b[%c0] : memref<?xf32>
+  vector.print %r4 : f32
+  %r5 = memref.load %b[%c1] : memref<?xf32>
+  vector.print %r5 : f32
   memref.dealloc %a : memref<?xf32>
   memref.dealloc %b : memref<?xf32>
   return

@@ -553,14 +553,16 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
     outside any kernel by the body of the `func.func` it calls, again for
     the calls that brings in, up to 16 levels. A function stays for its
     other callers; a private one that no call is left to is erased (its
-    code lives on in the loops). A call stays where the callee is a
-    declaration (a host
-    or library function), can call itself (directly or through other
-    functions), or has a body the loop's region
-    cannot take (several blocks); the mapping then names it. The affine
+    code lives on in the loops). A callee of several blocks (an early
+    `return`) is inlined into an `scf.execute_region` that takes the call's
+    place, since a loop's body is one block. A call stays where the callee
+    is a declaration (a host or library function) or can call itself
+    (directly or through other functions); the mapping then refuses the
+    loop, saying which. The affine
     dialect takes no inlined calls into an `affine.parallel`, so the
     pipelines run this after `-lower-affine`.
   }];
+  let dependentDialects = ["cf::ControlFlowDialect", "scf::SCFDialect"];
   let statistics = [
     Statistic<"numCallsInlined", "calls-inlined",
               "Number of calls in parallel loops replaced by their callee">,

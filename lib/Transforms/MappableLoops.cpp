@@ -175,6 +175,21 @@ LogicalResult threadbind::verifyRunsOnDevice(ArrayRef<Operation *> ops,
              "memref.alloca for per-iteration scratch";
       return WalkResult::interrupt();
     }
+    // MLIR 22 lowers memref.generic_atomic_rmw to an LLVM cmpxchg of the
+    // element type, which must be an integer or a pointer: on floats the
+    // lowering fails late, with a message about llvm.cmpxchg.
+    if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op);
+        atomic &&
+        !atomic.getMemref().getType().getElementType().isIntOrIndex()) {
+      op->emitError("cannot run on the device: '")
+          << op->getName() << "' on "
+          << atomic.getMemref().getType().getElementType()
+          << " lowers to a compare-and-swap that MLIR's lowering to LLVM "
+             "takes on integers only; use memref.atomic_rmw where a kind "
+             "fits (addf, maximumf, minimumf, ...), or keep the values as "
+             "integer bits";
+      return WalkResult::interrupt();
+    }
     // Thread ids, barriers, shuffles and the like would refer to the launch
     // this pass creates, whose shape is the mapping's choice, not the
     // program's; only gpu.printf means the same in any launch.

@@ -1059,6 +1059,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
         funcOk = false;
         continue;
       }
+      warnIterationConflicts(loop);
       plans.push_back(std::move(*plan));
       stagedPlans.push_back(
           plans.back().innerLoop

@@ -13,6 +13,8 @@
 
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
+#include "threadbind/Transforms/KernelRewriting.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,6 +29,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::threadbind;
@@ -318,4 +321,191 @@ void threadbind::leaveToOneThread(Operation *loop, const Refusal &why) {
   warning << why.message;
   if (why.loc != loop->getLoc() && !isa<UnknownLoc>(why.loc))
     warning.attachNote(why.loc) << "here";
+}
+
+//===----------------------------------------------------------------------===//
+// Iterations that touch one element
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// An index as a value plus a constant (`%i - 1` is `%i` and -1).
+struct SplitIndex {
+  Value base;
+  int64_t offset = 0;
+};
+
+/// How an index's base varies over the iterations of the loop checked.
+enum class BaseKind {
+  /// The loop's own induction variable of this dimension.
+  LoopIV,
+  /// The same value in every iteration.
+  Invariant,
+  /// The induction variable of a loop inside the body whose bounds are the
+  /// same in every iteration: it takes the same values in each.
+  InnerIV,
+  /// Anything else: which elements it reaches is not followed.
+  Unknown,
+};
+} // namespace
+
+static SplitIndex splitIndex(Value index) {
+  SplitIndex split{index, 0};
+  // A bound on the chain keeps pathological IR cheap.
+  for (int depth = 0; depth < 8; ++depth) {
+    std::optional<std::pair<Value, int64_t>> next =
+        splitConstantAddend(split.base);
+    int64_t offset;
+    if (!next || llvm::AddOverflow(split.offset, next->second, offset))
+      break;
+    split = {next->first, offset};
+  }
+  return split;
+}
+
+static BaseKind classifyBase(scf::ParallelOp loop, Value base, unsigned &dim) {
+  if (auto arg = dyn_cast<BlockArgument>(base)) {
+    if (arg.getOwner() == loop.getBody()) {
+      dim = arg.getArgNumber();
+      return BaseKind::LoopIV;
+    }
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (loop->isProperAncestor(owner) &&
+        isa<scf::ForOp, scf::ParallelOp>(owner) &&
+        llvm::all_of(owner->getOperands(), [&](Value operand) {
+          return loop.isDefinedOutsideOfLoop(operand);
+        }))
+      return BaseKind::InnerIV;
+  }
+  return loop.isDefinedOutsideOfLoop(base) ? BaseKind::Invariant
+                                           : BaseKind::Unknown;
+}
+
+/// The iteration distance, one entry per loop dimension, from an iteration
+/// where `store` writes an element to one where `load` reads that element:
+/// a constant, or none where any distance does (a dimension neither index
+/// follows). None at all when the indices do not show one (they differ in
+/// form, or follow values the check does not).
+static std::optional<SmallVector<std::optional<int64_t>>>
+findDistance(scf::ParallelOp loop, memref::StoreOp store, memref::LoadOp load) {
+  SmallVector<std::optional<int64_t>> distance(loop.getNumLoops());
+  for (auto [storeIndex, loadIndex] :
+       llvm::zip_equal(store.getIndices(), load.getIndices())) {
+    SplitIndex s = splitIndex(storeIndex), l = splitIndex(loadIndex);
+    if (s.base != l.base)
+      return std::nullopt;
+    unsigned dim = 0;
+    switch (classifyBase(loop, s.base, dim)) {
+    case BaseKind::LoopIV: {
+      // Same element when the load's iteration is the store's plus this.
+      int64_t d;
+      if (llvm::SubOverflow(s.offset, l.offset, d) ||
+          (distance[dim] && *distance[dim] != d))
+        return std::nullopt;
+      distance[dim] = d;
+      break;
+    }
+    case BaseKind::Invariant:
+    case BaseKind::InnerIV:
+      if (s.offset != l.offset)
+        return std::nullopt;
+      break;
+    case BaseKind::Unknown:
+      return std::nullopt;
+    }
+  }
+  return distance;
+}
+
+/// Whether every op between `op` and `loop` runs its regions in each
+/// iteration (loops; not branches, which may run an access in no
+/// iteration at all).
+static bool runsEveryIteration(scf::ParallelOp loop, Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent != loop;
+       parent = parent->getParentOp())
+    if (!isa<scf::ForOp, scf::ParallelOp>(parent))
+      return false;
+  return true;
+}
+
+void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
+  SmallVector<memref::StoreOp> stores;
+  SmallVector<memref::LoadOp> loads;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!runsEveryIteration(loop, op))
+      return;
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      stores.push_back(store);
+    else if (auto load = dyn_cast<memref::LoadOp>(op))
+      loads.push_back(load);
+  });
+  SmallVector<std::optional<int64_t>> steps, trips;
+  for (auto [lb, ub, step] : llvm::zip_equal(
+           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    steps.push_back(getConstantIntValue(step));
+    std::optional<int64_t> lower = getConstantIntValue(lb),
+                           upper = getConstantIntValue(ub);
+    if (lower && upper && steps.back() && *steps.back() > 0)
+      trips.push_back(
+          *upper <= *lower
+              ? 0
+              : llvm::divideCeil(static_cast<uint64_t>(*upper - *lower),
+                                 static_cast<uint64_t>(*steps.back())));
+    else
+      trips.push_back(std::nullopt);
+  }
+  for (memref::StoreOp store : stores) {
+    for (memref::LoadOp load : loads) {
+      if (load.getMemRef() != store.getMemRef())
+        continue;
+      std::optional<SmallVector<std::optional<int64_t>>> distance =
+          findDistance(loop, store, load);
+      if (!distance)
+        continue;
+      // Another iteration must exist at that distance: a multiple of the
+      // step, within the trip count; a free dimension of one trip is fixed.
+      bool otherIteration = false, feasible = true;
+      for (auto [d, step, trip] : llvm::zip_equal(*distance, steps, trips)) {
+        if (!d) {
+          otherIteration |= !trip || *trip > 1;
+          continue;
+        }
+        if (*d == 0)
+          continue;
+        if (!step || *d % *step != 0 ||
+            (trip && static_cast<uint64_t>(std::abs(*d / *step)) >= *trip)) {
+          feasible = false;
+          break;
+        }
+        otherIteration = true;
+      }
+      if (!feasible || !otherIteration)
+        continue;
+      std::string storeIteration, loadIteration;
+      llvm::raw_string_ostream storeOs(storeIteration), loadOs(loadIteration);
+      for (auto [dim, d] : llvm::enumerate(*distance)) {
+        StringRef sep = dim ? ", " : "";
+        storeOs << sep << "i" << dim;
+        loadOs << sep;
+        if (!d && trips[dim] != 1)
+          loadOs << "any i" << dim;
+        else if (!d)
+          loadOs << "i" << dim;
+        else if (*d == 0)
+          loadOs << "i" << dim;
+        else
+          loadOs << "i" << dim << (*d > 0 ? " + " : " - ")
+                 << (*d > 0 ? *d : -*d);
+      }
+      InFlightDiagnostic diag =
+          store.emitWarning("iteration (")
+          << storeIteration << ") of the enclosing scf.parallel stores to "
+          << "an element that iteration (" << loadIteration
+          << ") loads: an scf.parallel's iterations run in no set order "
+             "(on the GPU, at once), so what the load reads depends on the "
+             "order; make that dimension an scf.for, or store to another "
+             "buffer";
+      diag.attachNote(load.getLoc()) << "the load";
+      return;
+    }
+  }
 }

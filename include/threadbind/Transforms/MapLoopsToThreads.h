@@ -137,6 +137,15 @@ LogicalResult verifyRunsOnDevice(ArrayRef<Operation *> ops,
 /// emits an error at the op.
 LogicalResult verifyNoUnknownEffects(Operation *root);
 
+/// Warns at a store in `loop`'s body when a load in the body reads, in
+/// another iteration, the element it writes (`A[i] = A[i - 1] + ...`): the
+/// program then depends on an order of iterations that scf.parallel does
+/// not have. Only accesses run in every iteration, to one memref value,
+/// whose indices are the loop's induction variables, values the same in
+/// every iteration, or inner loops' induction variables, each plus a
+/// constant, are compared; at most one warning a loop.
+void warnIterationConflicts(scf::ParallelOp loop);
+
 /// An error caught rather than reported: where it was and what it said.
 struct Refusal {
   Location loc;

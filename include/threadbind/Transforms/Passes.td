@@ -63,7 +63,11 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     a kernel cannot take, gpu ops other than `gpu.printf`, tensors, memref
     layouts that are not strided, arithmetic on floats other than f16, bf16,
     f32 and f64) gets an error at the offending op and is left as it was.
-    Linalg ops on tensors stay on the host, with a warning.
+    Linalg ops on tensors stay on the host, with a warning. A store whose
+    element a load of another iteration reads (`A[i] = A[i - 1] + ...`, a
+    sum into `b[j]` over a parallel `i`) gets a warning, with a note at the
+    load: scf.parallel promises independent iterations, and the loop is
+    mapped as written.
 
     Nested `scf.parallel` loops that canonicalization could not merge into
     one (the inner bounds depend on the outer induction variables, or there

@@ -472,7 +472,8 @@ void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
         if (*d == 0)
           continue;
         if (!step || *d % *step != 0 ||
-            (trip && static_cast<uint64_t>(std::abs(*d / *step)) >= *trip)) {
+            (trip && llvm::AbsoluteValue(*d / *step) >=
+                         static_cast<uint64_t>(*trip))) {
           feasible = false;
           break;
         }

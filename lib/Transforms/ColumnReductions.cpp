@@ -36,6 +36,7 @@
 
 #include "Reductions.h"
 
+#include "threadbind/Analysis/AccessPattern.h"
 #include "threadbind/Transforms/KernelRewriting.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 
@@ -88,6 +89,30 @@ collectUpdatePrologue(scf::ParallelOp outer, scf::ParallelOp inner,
   return ordered;
 }
 
+/// Whether consecutive iterations of `outer` read `inner`'s rows side by
+/// side: each load in the rows that moves with the output moves one element
+/// along its memref's unit-stride dimension, at least one does, and where
+/// a row starts follows the output affinely (not through loaded data).
+static bool readsAcrossOutputs(scf::ParallelOp outer, scf::ParallelOp inner) {
+  IndexCoefficients along(outer.getInductionVars().front());
+  if (!llvm::all_of(inner.getLowerBound(),
+                    [&](Value bound) { return along.get(bound); }))
+    return false;
+  bool contiguous = false;
+  WalkResult walk = inner.getBody()->walk([&](memref::LoadOp load) {
+    std::optional<unsigned> unit = getUnitStrideDim(load.getMemRefType());
+    bool varies = llvm::any_of(
+        load.getIndices(), [&](Value index) { return along.get(index) != 0; });
+    if (!varies)
+      return WalkResult::advance();
+    if (!unit || along.get(load.getIndices()[*unit]) != 1)
+      return WalkResult::interrupt();
+    contiguous = true;
+    return WalkResult::advance();
+  });
+  return contiguous && !walk.wasInterrupted();
+}
+
 FailureOr<std::optional<ColumnReduction>>
 reductions::matchColumnReduction(scf::ParallelOp outer,
                                  int64_t threadsPerBlock) {
@@ -126,9 +151,9 @@ reductions::matchColumnReduction(scf::ParallelOp outer,
   for (const Reduction &reduction : *reductions)
     if (!reduction.getType().isIntOrFloat())
       return Result();
-  return Result(ColumnReduction{outer, inner, std::move(*reductions),
-                                std::move(epilogue), update,
-                                std::move(updatePrologue)});
+  return Result(ColumnReduction{
+      outer, inner, std::move(*reductions), std::move(epilogue), update,
+      std::move(updatePrologue), readsAcrossOutputs(outer, inner)});
 }
 
 /// Clones the ops of `outer`'s body before `inner` through `mapping`: the
@@ -363,9 +388,12 @@ void reductions::mapColumnReduction(RewriterBase &rewriter,
         outer.emitRemark("column reduction mapped: while there are fewer "
                          "outputs than the device holds threads, blocks of ")
         << kColumnsPerBlock << "x" << rows << " threads, " << rows
-        << " threads folding each of " << kColumnsPerBlock
-        << " outputs (its loads coalesced across the outputs) and combining "
-           "through workgroup memory";
+        << " threads folding each of " << kColumnsPerBlock << " outputs ("
+        << (col.readsAcrossOutputs
+                ? "its loads coalesced across the outputs"
+                : "its loads do not walk memory contiguously across the "
+                  "outputs, but each output's threads share its row")
+        << ") and combining through workgroup memory";
     if (col.update)
       remark << ", then the rows of threads share the loop that follows the "
                 "reduction";

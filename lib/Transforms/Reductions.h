@@ -244,6 +244,10 @@ struct ColumnReduction {
   /// The ops before the reduction that `update` uses, all pure, in order:
   /// every thread makes them again.
   SmallVector<Operation *> updatePrologue;
+  /// Whether neighbouring outputs read their rows side by side (a column
+  /// sum's `A[i][j]` over `j`), so a warp's loads coalesce; not where a
+  /// row's start hangs on data (a sparse row from `ptr[j]`). For remarks.
+  bool readsAcrossOutputs = false;
 };
 
 /// The column reduction `outer` is, if it is one that blocks of

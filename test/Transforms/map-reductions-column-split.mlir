@@ -30,7 +30,7 @@
 // RUN: threadbind-opt %t.mutant.mlir -threadbind-test-emulate-gpu-launch %lower_to_cpu | %run_cpu > %t.mutant
 // RUN: not diff -q %t.ref %t.mutant
 
-// REMARKS-COUNT-3: remark: column reduction mapped: while there are fewer outputs than the device holds threads, blocks of 32x8 threads
+// REMARKS-COUNT-3: remark: column reduction mapped: while there are fewer outputs than the device holds threads, blocks of 32x8 threads, 8 threads folding each of 32 outputs (its loads coalesced across the outputs)
 
 // CHECK-LABEL: func.func @column_sums(
 // CHECK:         %[[RESIDENT:.*]] = call @threadbind_max_resident_blocks(%c256)

@@ -449,7 +449,8 @@ void Compilation::buildStages() {
   if (request.mapper == Mapper::ThreadBind) {
     buildCompileStages(mapPm, outlinePm, lowerPm, options, format);
   } else {
-    buildNormalizePipeline(normalizePm, options.mapping.loopReductions);
+    buildNormalizePipeline(normalizePm, options.mapping.loopReductions,
+                           options.shared.remarks);
     SmallVector<int64_t> tiles(request.upstreamTiles);
     if (request.mapper == Mapper::UpstreamTiled && tiles.empty())
       tiles.push_back(256);

@@ -32,8 +32,8 @@ using namespace mlir::threadbind;
 // Stages
 //===----------------------------------------------------------------------===//
 
-void threadbind::buildNormalizePipeline(OpPassManager &pm,
-                                        bool loopReductions) {
+void threadbind::buildNormalizePipeline(OpPassManager &pm, bool loopReductions,
+                                        bool remarks) {
   pm.addPass(createStripInternalMarksPass());
   // Tensors to memrefs, and entry results to out-parameters: what front ends
   // emit, in the bundle's calling convention.
@@ -54,8 +54,11 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm,
   pm.addPass(createInlineLoopCallsPass());
   // Reductions written as sequential loops (iter_args, or linalg's
   // accumulator in memory) become scf.parallel ones, before nests merge.
-  if (loopReductions)
-    pm.addPass(createParallelizeLoopReductionsPass());
+  if (loopReductions) {
+    ParallelizeLoopReductionsPassOptions reductions;
+    reductions.emitRemarks = remarks;
+    pm.addPass(createParallelizeLoopReductionsPass(reductions));
+  }
   // Merges perfectly nested scf.parallel loops with invariant inner bounds.
   // Upstream's folding of trivial dimensions would inline a loop that runs
   // once into the host function; ThreadBind's own keeps it a loop.
@@ -164,7 +167,8 @@ void threadbind::buildKernelOptimizationStage(OpPassManager &pm,
 
 void threadbind::buildMapToGPUPipeline(OpPassManager &pm,
                                        const MapToGPUOptions &options) {
-  buildNormalizePipeline(pm, options.mapping.loopReductions);
+  buildNormalizePipeline(pm, options.mapping.loopReductions,
+                         options.shared.remarks);
   buildMapStage(pm, options);
 }
 
@@ -244,7 +248,8 @@ void threadbind::buildCompileStages(OpPassManager &map, OpPassManager &outline,
                                     OpPassManager &lower,
                                     const CompileOptions &options,
                                     KernelObjectFormat format) {
-  buildNormalizePipeline(map, options.mapping.loopReductions);
+  buildNormalizePipeline(map, options.mapping.loopReductions,
+                         options.shared.remarks);
   buildMapStage(map, options.getMapToGPUOptions());
   buildKernelOptimizationStage(map, options.kernels, options.shared);
   // After the kernel stage, whose loops and accesses it narrows; before the

@@ -404,6 +404,11 @@ struct ParallelizeLoopReductionsPass
           remark << "'" << op->getName() << "'";
         });
         remark << ", so it runs as a parallel reduction";
+        if (llvm::any_of(*combiners, [](Operation *op) {
+              return isa<FloatType>(op->getResult(0).getType());
+            }))
+          remark << "; its floats round in the reduction's order, not the "
+                    "loop's (--loop-reductions=false keeps the loop)";
       }
       rewriteAsReduction(rewriter, loop, *combiners);
       ++numLoopsParallelized;

@@ -16,6 +16,7 @@ func.func @column_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
   // expected-remark @below {{column reduction mapped}}
   // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
   scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+    // expected-remark @below {{a reduction: the loop only reads memory and combines with 'arith.addf', so it runs as a parallel reduction; its floats round in the reduction's order, not the loop's}}
     %s = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
       %v = memref.load %a[%i, %j] : memref<?x?xf32>
       %t = arith.addf %acc, %v : f32
@@ -37,6 +38,7 @@ func.func @bicg_s(%a: memref<?x?xf32>, %r: memref<?xf32>, %s: memref<?xf32>) {
   // expected-remark @below {{column reduction mapped}}
   // expected-remark @below {{bound to gpu.launch: loop dimension 0 on threadIdx.x}}
   scf.parallel (%j) = (%c0) to (%n) step (%c1) {
+    // expected-remark @below {{a reduction: the loop only reads memory and combines with 'arith.addf', so it runs as a parallel reduction; its floats round in the reduction's order, not the loop's}}
     %t = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> f32 {
       %x = memref.load %r[%i] : memref<?xf32>
       %v = memref.load %a[%i, %j] : memref<?x?xf32>
@@ -57,6 +59,7 @@ func.func @row_sums(%a: memref<?x?xf32>, %out: memref<?xf32>) {
   %n = memref.dim %a, %c1 : memref<?x?xf32>
   // expected-remark @below {{row reduction mapped}}
   scf.parallel (%i) = (%c0) to (%m) step (%c1) {
+    // expected-remark @below {{a reduction: the loop only reads memory and combines with 'arith.addf', so it runs as a parallel reduction; its floats round in the reduction's order, not the loop's}}
     %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
       %v = memref.load %a[%i, %j] : memref<?x?xf32>
       %t = arith.addf %acc, %v : f32
@@ -81,6 +84,7 @@ func.func @gemm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   // expected-remark @below {{bound to gpu.launch with register tiles: each output runs a loop over k that reads memory along loop dimension 0 and along dimension 1}}
   // expected-remark @below {{bound to gpu.launch: loop dimension 1 on threadIdx.x}}
   scf.parallel (%i, %j) = (%c0, %c0) to (%m, %n) step (%c1, %c1) {
+    // expected-remark @below {{a reduction: the loop only reads memory and combines with 'arith.addf', so it runs as a parallel reduction; its floats round in the reduction's order, not the loop's}}
     %s = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> f32 {
       %x = memref.load %a[%i, %l] : memref<?x?xf32>
       %y = memref.load %b[%l, %j] : memref<?x?xf32>

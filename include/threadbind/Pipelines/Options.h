@@ -101,7 +101,8 @@ struct MappingOptions {
              cl::desc("Run scf.for loops that only accumulate (iter_args, "
                       "or an accumulator in memory as linalg's loops keep "
                       "one) as parallel reductions; float sums and products "
-                      "then round in the reduction's order"));
+                      "then round in the reduction's order (on by default; "
+                      "=false keeps such loops as written, bit for bit)"));
     b.option(stageTransposes, "stage-transposes",
              cl::desc("Run a nest whose loads and stores walk memory "
                       "contiguously along different loop dimensions (a "

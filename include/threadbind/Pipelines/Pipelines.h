@@ -27,9 +27,10 @@ namespace mlir::threadbind {
 /// linalg on memrefs, scf.forall and affine.parallel become scf.parallel,
 /// and perfectly nested parallel loops are merged into one. With
 /// `loopReductions`, scf.for loops that only accumulate become parallel
-/// reductions (threadbind-parallelize-loop-reductions); the CPU reference
-/// leaves them as written.
-void buildNormalizePipeline(OpPassManager &pm, bool loopReductions = true);
+/// reductions (threadbind-parallelize-loop-reductions, which says so for
+/// each with `remarks`); the CPU reference leaves them as written.
+void buildNormalizePipeline(OpPassManager &pm, bool loopReductions = true,
+                            bool remarks = false);
 
 /// Binds every outermost reduction, then every other outermost parallel
 /// loop, to gpu.launch ops and cleans up. Threads a block must be a count,

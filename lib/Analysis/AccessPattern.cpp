@@ -151,6 +151,9 @@ struct Access {
   ValueRange mapOperands;
   unsigned numMapDims = 0;
   int64_t bytes = 0;
+  /// Every index (for affine accesses, every map operand): whether the
+  /// address moves with a dimension at all.
+  ValueRange allIndices;
 };
 } // namespace
 
@@ -179,6 +182,7 @@ static std::optional<Access> getAccess(Operation *op, unsigned &unanalysed) {
     access.type = type;
     access.index = indices[*dim];
     access.bytes = bytesOf(valueType);
+    access.allIndices = indices;
     return access;
   };
   if (auto load = dyn_cast<memref::LoadOp>(op))
@@ -205,6 +209,7 @@ static std::optional<Access> getAccess(Operation *op, unsigned &unanalysed) {
     access.numMapDims = map.getNumDims();
     access.mapOperands = operands;
     access.bytes = bytesOf(valueType);
+    access.allIndices = operands;
     return access;
   };
   if (auto load = dyn_cast<affine::AffineLoadOp>(op))
@@ -252,6 +257,10 @@ LoopAccessPattern threadbind::analyzeAccessPattern(scf::ParallelOp loop) {
       } else if (!c || *c != 0) {
         ++summary.stridedAccesses;
       }
+      if (llvm::any_of(access.allIndices, [&](Value index) {
+            return coefficients.get(index) != 0;
+          }))
+        ++summary.movingAccesses;
     }
   }
   return pattern;
@@ -310,6 +319,20 @@ threadbind::rankDimsForCoalescing(const LoopAccessPattern &pattern,
   llvm::raw_string_ostream why(ranking.reason);
   if (numDims == 1) {
     why << "it is the loop's only dimension";
+    // Nothing to choose, but a user may want to know why it is slow: the
+    // layout (an array of structures, a matrix walked down its columns)
+    // is theirs to change.
+    if (xs.contiguousAccesses == 0 && xs.movingAccesses > 0)
+      why << ", though none of the " << xs.movingAccesses
+          << " accesses that move with it walks a unit-stride memref "
+             "dimension one element an iteration, so a warp's accesses do "
+             "not coalesce";
+    else if (xs.contiguousAccesses < xs.movingAccesses)
+      why << ", though only " << xs.contiguousAccesses << " of the "
+          << xs.movingAccesses
+          << " accesses that move with it walk a unit-stride memref "
+             "dimension one element an iteration (the others do not "
+             "coalesce)";
     return ranking;
   }
   unsigned next = ranking.order[1];

@@ -65,6 +65,10 @@ struct DimAccessSummary {
   /// Accesses whose unit-stride index depends on this dimension with another
   /// stride, or non-affinely: consecutive iterations do not coalesce.
   unsigned stridedAccesses = 0;
+  /// Accesses whose address depends on this dimension through any index
+  /// (the contiguous and strided ones, and those walking an outer
+  /// dimension).
+  unsigned movingAccesses = 0;
 };
 
 /// The result of analysing a parallel loop's memory accesses.

@@ -7,6 +7,7 @@
 #include "threadbind/Pipelines/Pipelines.h"
 
 #include "threadbind/Pipelines/OptionsBinding.h"
+#include "threadbind/Target/Target.h"
 #include "threadbind/Transforms/MapLoopsToThreads.h"
 #include "threadbind/Transforms/Passes.h"
 
@@ -68,6 +69,22 @@ void threadbind::buildNormalizePipeline(OpPassManager &pm, bool loopReductions,
   pm.addPass(createFoldTrivialParallelDimsPass());
 }
 
+/// Threads a block of a reduction's kernels: the block the loops get (the
+/// block shape's threads, where one is given) in whole warps, which the
+/// warp shuffles need: rounded down to a multiple of 32, at least 32.
+static int64_t getReductionThreads(const MappingOptions &mapping) {
+  int64_t threads = mapping.threadsPerBlock.count;
+  if (!mapping.blockShape.empty()) {
+    threads = 1;
+    for (int64_t extent : mapping.blockShape)
+      threads *= extent;
+  }
+  if (threads <= 0 || threads > GpuLimits::kMaxThreadsPerBlock)
+    return threads;
+  return std::max<int64_t>(GpuLimits::kWarpSize,
+                           threads - threads % GpuLimits::kWarpSize);
+}
+
 void threadbind::buildMapStage(OpPassManager &pm,
                                const MapToGPUOptions &options) {
   assert(!options.mapping.threadsPerBlock.isAuto() &&
@@ -83,7 +100,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createCollapseContiguousNestsPass());
   // Reductions first: the loop mapping leaves loops with scf.reduce alone.
   MapReductionsPassOptions reductions;
-  reductions.threadsPerBlock = mapping.threadsPerBlock.count;
+  reductions.threadsPerBlock = getReductionThreads(mapping);
   reductions.maxBlocks = mapping.maxBlocks;
   reductions.emitRemarks = options.shared.remarks;
   reductions.unroll = options.reductions.unroll;

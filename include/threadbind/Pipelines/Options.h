@@ -73,11 +73,13 @@ struct MappingOptions {
     b.option(threadsPerBlock, "threads-per-block",
              cl::desc("Threads per block, or 'auto' (threadbind-compile "
                       "only): the size the ptxas-reported registers let "
-                      "keep the most threads resident"),
+                      "keep the most threads resident. Reductions take it "
+                      "in whole warps (rounded down, at least 32)"),
              cl::value_desc("n|auto"));
     b.list(blockShape, "block-shape",
            cl::desc("Explicit block shape x,y,z (overrides "
-                    "threads-per-block)"));
+                    "threads-per-block); reductions take its threads in "
+                    "whole warps (rounded down, at least 32)"));
     b.list(dimOrder, "dim-order",
            cl::desc("Loop dimensions, as written, to bind to x, y, z in that "
                     "order (overrides the coalescing analysis)"));

@@ -269,9 +269,17 @@ static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
   return diag;
 }
 
+int64_t threadbind::getDimOrderRank(scf::ParallelOp outerLoop) {
+  scf::ParallelOp inner = getRowPerBlockInnerLoop(outerLoop);
+  scf::ParallelOp loop = inner ? inner : outerLoop;
+  std::optional<WrittenDims> written = getWrittenDims(loop);
+  return written ? written->rank : loop.getNumLoops();
+}
+
 FailureOr<LoopMappingPlan>
 threadbind::planLoopMapping(scf::ParallelOp outerLoop,
-                            const LoopMappingOptions &options) {
+                            const LoopMappingOptions &options,
+                            bool dimOrderFitsOthers) {
   LoopMappingPlan plan;
   // For a nest run one row per block, the thread dimensions are the nested
   // loop's.
@@ -286,7 +294,12 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   int64_t rank = written ? written->rank : numDims;
   SmallVector<unsigned> order;
   SmallVector<int64_t> named;
-  for (int64_t d : options.dimOrder) {
+  // An order for the program's larger loops leaves a smaller one to the
+  // analysis: a 1-D loop beside the 2-D one the user ordered is no error.
+  bool lacksNamed =
+      llvm::any_of(options.dimOrder, [&](int64_t d) { return d >= rank; });
+  bool skipOrder = dimOrderFitsOthers && lacksNamed;
+  for (int64_t d : skipOrder ? ArrayRef<int64_t>() : options.dimOrder) {
     if (d >= rank || llvm::is_contained(named, d))
       return loop.emitOpError("dim-order ")
              << d << " is not a distinct dimension of this " << rank
@@ -310,6 +323,12 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
     if (!llvm::is_contained(order, d))
       order.push_back(d);
   plan.reason = forced ? "forced by dim-order" : ranking.reason;
+  if (skipOrder)
+    plan.reason += llvm::formatv(" (dim-order names dimensions this {0}-D "
+                                 "loop does not have; it orders the "
+                                 "program's larger loops)",
+                                 rank)
+                       .str();
 
   // x and y take one dimension each; z takes the rest, linearised in loop
   // order so the innermost of them varies fastest.
@@ -1008,6 +1027,22 @@ void MapLoopsToThreadsPass::runOnOperation() {
   bool anyFailed = false, needsHostQuery = false;
   IRRewriter rewriter(&getContext());
 
+  // Whether dim-order names only dimensions some loop of the program has:
+  // then a loop of fewer dimensions is the analysis's, not an error.
+  bool dimOrderFitsSome = false;
+  if (!mappingOptions.dimOrder.empty()) {
+    int64_t needed = *llvm::max_element(mappingOptions.dimOrder) + 1;
+    module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::LaunchOp>(op))
+        return WalkResult::skip();
+      if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+        dimOrderFitsSome |= getDimOrderRank(loop) >= needed;
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+  }
+
   for (auto func : module.getOps<FunctionOpInterface>()) {
     // Outermost loops only; loops already on the device stay as they are.
     SmallVector<scf::ParallelOp> loops;
@@ -1054,7 +1089,8 @@ void MapLoopsToThreadsPass::runOnOperation() {
         leaveToOneThread(loop, **refusal);
         continue;
       }
-      FailureOr<LoopMappingPlan> plan = planLoopMapping(loop, mappingOptions);
+      FailureOr<LoopMappingPlan> plan =
+          planLoopMapping(loop, mappingOptions, dimOrderFitsSome);
       if (failed(plan)) {
         funcOk = false;
         continue;
@@ -1083,7 +1119,8 @@ void MapLoopsToThreadsPass::runOnOperation() {
           splitTriangleEffects(rewriter, bound[i], mappingOptions);
       if (!first)
         continue;
-      FailureOr<LoopMappingPlan> plan = planLoopMapping(*first, mappingOptions);
+      FailureOr<LoopMappingPlan> plan =
+          planLoopMapping(*first, mappingOptions, dimOrderFitsSome);
       if (failed(plan)) {
         anyFailed = true;
         continue;

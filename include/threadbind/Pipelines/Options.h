@@ -82,7 +82,9 @@ struct MappingOptions {
                     "whole warps (rounded down, at least 32)"));
     b.list(dimOrder, "dim-order",
            cl::desc("Loop dimensions, as written, to bind to x, y, z in that "
-                    "order (overrides the coalescing analysis)"));
+                    "order (overrides the coalescing analysis); a loop "
+                    "without a dimension it names is left to the analysis "
+                    "when another loop of the program has them"));
     b.option(gridPolicy, "grid-policy",
              cl::desc("How the grid covers the loop"),
              cl::values(clEnumValN(GridPolicy::GridStride, "grid-stride",

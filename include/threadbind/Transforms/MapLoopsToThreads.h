@@ -173,9 +173,18 @@ void leaveToOneThread(Operation *loop, const Refusal &why);
 
 /// Plans the binding of `loop`. Fails, with an error at `loop`, only when
 /// `options.dimOrder` does not fit the loop, or when a cover grid cannot
-/// give each of its static x iterations a thread.
+/// give each of its static x iterations a thread. With
+/// `dimOrderFitsOthers` (the order names dimensions other loops of the
+/// program have), a loop of fewer dimensions than it names is ranked by
+/// the analysis instead, and its remark says so.
 FailureOr<LoopMappingPlan> planLoopMapping(scf::ParallelOp loop,
-                                           const LoopMappingOptions &options);
+                                           const LoopMappingOptions &options,
+                                           bool dimOrderFitsOthers = false);
+
+/// The rank of `loop` as written (before normalisation folded one-trip
+/// dimensions), as dim-order names its dimensions; for a nest run a row a
+/// block, the nested loop's.
+int64_t getDimOrderRank(scf::ParallelOp loop);
 
 /// A nest whose stores walk memory contiguously along loop dimension
 /// `storeDim`, and `stagedLoads` along `loadDim`: a transpose or a

@@ -161,7 +161,9 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
                "Explicit block shape x,y,z (overrides threads-per-block)">,
     ListOption<"dimOrder", "dim-order", "int64_t",
                "Loop dimensions to bind to x, y, z in that order (overrides "
-               "the access analysis)">,
+               "the access analysis); a loop without a dimension it names "
+               "is left to the analysis when another loop of the module "
+               "has them">,
     Option<"gridPolicy", "grid-policy", "mlir::threadbind::GridPolicy",
            "mlir::threadbind::GridPolicy::GridStride",
            "How the grid covers the iteration space",

@@ -438,17 +438,21 @@ void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
     else if (auto load = dyn_cast<memref::LoadOp>(op))
       loads.push_back(load);
   });
-  SmallVector<std::optional<int64_t>> steps, trips;
+  SmallVector<std::optional<int64_t>> steps;
+  SmallVector<std::optional<uint64_t>> trips;
   for (auto [lb, ub, step] : llvm::zip_equal(
            loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     steps.push_back(getConstantIntValue(step));
     std::optional<int64_t> lower = getConstantIntValue(lb),
                            upper = getConstantIntValue(ub);
+    // The distance in unsigned arithmetic: bounds at both ends of the index
+    // type are 2^64 - 1 apart.
     if (lower && upper && steps.back() && *steps.back() > 0)
       trips.push_back(
           *upper <= *lower
               ? 0
-              : llvm::divideCeil(static_cast<uint64_t>(*upper - *lower),
+              : llvm::divideCeil(static_cast<uint64_t>(*upper) -
+                                     static_cast<uint64_t>(*lower),
                                  static_cast<uint64_t>(*steps.back())));
     else
       trips.push_back(std::nullopt);
@@ -472,8 +476,7 @@ void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
         if (*d == 0)
           continue;
         if (!step || *d % *step != 0 ||
-            (trip && llvm::AbsoluteValue(*d / *step) >=
-                         static_cast<uint64_t>(*trip))) {
+            (trip && llvm::AbsoluteValue(*d / *step) >= *trip)) {
           feasible = false;
           break;
         }

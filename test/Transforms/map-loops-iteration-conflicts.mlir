@@ -130,3 +130,20 @@ func.func @quiet(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
   }
   return
 }
+
+// Bounds at both ends of the index type: 2^64 - 1 iterations, counted
+// without overflow (UBSan once caught the subtraction).
+func.func @whole_index_range(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %lo = arith.constant -9223372036854775808 : index
+  %hi = arith.constant 9223372036854775807 : index
+  scf.parallel (%i) = (%lo) to (%hi) step (%c1) {
+    // expected-note @below {{the load}}
+    %x = memref.load %a[%c0] : memref<?xf32>
+    %y = arith.addf %x, %x : f32
+    // expected-warning @below {{iteration (i0) of the enclosing scf.parallel stores to an element that iteration (any i0) loads}}
+    memref.store %y, %a[%c0] : memref<?xf32>
+  }
+  return
+}

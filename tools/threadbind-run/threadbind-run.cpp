@@ -601,6 +601,15 @@ int runReference(const ThreadBindEntry &entry, std::vector<Argument> &args) {
   close(fds[0]);
   int status = 0;
   waitpid(child, &status, 0);
+  // An integer division by zero (a divisor or step that came from a
+  // scalar left at its default 0, say) raises SIGFPE; a wild access SIGSEGV
+  // or SIGBUS; runtime verification of an access aborts with its location.
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGFPE)
+    return runError(std::string("the CPU reference of ") + entry.name +
+                    " crashed (" + strsignal(WTERMSIG(status)) +
+                    "): an integer division or remainder by zero. Check the "
+                    "--scalar values (an index scalar not given is 0) and "
+                    "the sizes the divisors come from");
   if (WIFSIGNALED(status))
     return runError(std::string("the CPU reference of ") + entry.name +
                     " crashed (" + strsignal(WTERMSIG(status)) +

@@ -98,6 +98,12 @@
 // data given as .npy files, it runs.
 // RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/data.so --entry gather --shape 0=4 --shape 1=1000 --shape 2=1000 --reference-only 2>&1 | FileCheck %s --check-prefix=GATHER-RANDOM
 // GATHER-RANDOM: error: the CPU reference of gather crashed ({{.*}}): it read or wrote outside an argument. Check that the sizes agree with each other; where addresses come from the data, give that data with --input
+// A divisor that came from a scalar not given (0): the reference traps on
+// the division, and the runner says so rather than blaming the sizes.
+// RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/data.so --entry bucket --shape 0=5 --reference-only 2>&1 | FileCheck %s --check-prefix=DIV-ZERO
+// DIV-ZERO: error: the CPU reference of bucket crashed ({{.*}}): an integer division or remainder by zero. Check the --scalar values (an index scalar not given is 0) and the sizes the divisors come from
+// RUN: threadbind-run %t/data.so --entry bucket --shape 0=5 --scalar 1=3 --reference-only --print | FileCheck %s --check-prefix=DIV-THREE
+// DIV-THREE: arg0 memref<5 x index>
 // RUN: %python -c "import numpy as np; np.save('%t/src.npy', np.arange(4, dtype=np.float32) * 10); np.save('%t/idx.npy', np.array([3, 0, 2, 2, 1], dtype=np.int32))"
 // RUN: threadbind-run %t/data.so --entry gather --input 0=%t/src.npy --input 1=%t/idx.npy --shape 2=5 --reference-only --print | FileCheck %s --check-prefix=GATHER-NPY
 // GATHER-NPY: arg0 memref<4 x f32> read, from --input

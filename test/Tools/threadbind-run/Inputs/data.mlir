@@ -29,3 +29,15 @@ func.func @gather(%src: memref<?xf32>, %idx: memref<?xi32>,
   }
   return
 }
+
+// out[i] = i mod k: k, an index scalar, is 0 unless --scalar gives it.
+func.func @bucket(%out: memref<?xindex>, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %out, %c0 : memref<?xindex>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %r = arith.remui %i, %k : index
+    memref.store %r, %out[%i] : memref<?xindex>
+  }
+  return
+}

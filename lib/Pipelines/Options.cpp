@@ -38,7 +38,19 @@ static std::string verifyShared(const SharedOptions &shared,
   return "";
 }
 
+/// What a reduction pass would refuse at its first reduction: refused up
+/// front, so a program without one does not take an out-of-range value.
+static std::string verifyReductions(const ReductionOptions &reductions) {
+  if (reductions.unroll < 0 || reductions.unroll > 16)
+    return ("reduction-unroll must be 1 to 16, or 0 to choose, not " +
+            Twine(reductions.unroll))
+        .str();
+  return "";
+}
+
 std::string MapToGPUOptions::verify() const {
+  if (std::string error = verifyReductions(reductions); !error.empty())
+    return error;
   return verifyShared(shared, mapping, /*allowAutoThreads=*/false);
 }
 
@@ -50,6 +62,8 @@ std::string CompileOptions::verify(bool allowAutoThreads) const {
     return "opt-level must be 0 to 3";
   if (kernels.widenUnroll == 0)
     return "widen-unroll must be at least 1";
+  if (std::string error = verifyReductions(reductions); !error.empty())
+    return error;
   return verifyShared(shared, mapping, allowAutoThreads);
 }
 

@@ -18,6 +18,7 @@
 #include "threadbind/Runtime/HostData.h"
 #include "threadbind/Runtime/Runtime.h"
 
+#include <csignal>
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -570,6 +571,11 @@ int runReference(const ThreadBindEntry &entry, std::vector<Argument> &args) {
     // A failed bounds check prints what it found, then aborts: unbuffered,
     // the message survives the abort.
     std::setvbuf(stdout, nullptr, _IONBF, 0);
+    // The user's code traps here, not the runner's: the parent names the
+    // signal, so it must end the child whatever handler a sanitizer
+    // runtime installed.
+    for (int trap : {SIGFPE, SIGSEGV, SIGBUS, SIGILL})
+      std::signal(trap, SIG_DFL);
     callEntry(entry.reference, args, /*onDevice=*/false);
     for (Argument &arg : args) {
       const char *data = arg.reference.data.data();

@@ -94,23 +94,14 @@ collectUpdatePrologue(scf::ParallelOp outer, scf::ParallelOp inner,
 /// along its memref's unit-stride dimension, at least one does, and where
 /// a row starts follows the output affinely (not through loaded data).
 static bool readsAcrossOutputs(scf::ParallelOp outer, scf::ParallelOp inner) {
-  IndexCoefficients along(outer.getInductionVars().front());
+  Value iv = outer.getInductionVars().front();
+  IndexCoefficients along(iv);
   if (!llvm::all_of(inner.getLowerBound(),
                     [&](Value bound) { return along.get(bound); }))
     return false;
-  bool contiguous = false;
-  WalkResult walk = inner.getBody()->walk([&](memref::LoadOp load) {
-    std::optional<unsigned> unit = getUnitStrideDim(load.getMemRefType());
-    bool varies = llvm::any_of(
-        load.getIndices(), [&](Value index) { return along.get(index) != 0; });
-    if (!varies)
-      return WalkResult::advance();
-    if (!unit || along.get(load.getIndices()[*unit]) != 1)
-      return WalkResult::interrupt();
-    contiguous = true;
-    return WalkResult::advance();
-  });
-  return contiguous && !walk.wasInterrupted();
+  LoadsAlong loads = summarizeLoadsAlong(inner, iv);
+  return loads.contiguous > 0 && loads.stridedBytes == 0 &&
+         loads.unclassified == 0;
 }
 
 FailureOr<std::optional<ColumnReduction>>

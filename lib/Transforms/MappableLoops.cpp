@@ -438,24 +438,10 @@ void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
     else if (auto load = dyn_cast<memref::LoadOp>(op))
       loads.push_back(load);
   });
-  SmallVector<std::optional<int64_t>> steps;
-  SmallVector<std::optional<uint64_t>> trips;
-  for (auto [lb, ub, step] : llvm::zip_equal(
-           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-    steps.push_back(getConstantIntValue(step));
-    std::optional<int64_t> lower = getConstantIntValue(lb),
-                           upper = getConstantIntValue(ub);
-    // The distance in unsigned arithmetic: bounds at both ends of the index
-    // type are 2^64 - 1 apart.
-    if (lower && upper && steps.back() && *steps.back() > 0)
-      trips.push_back(
-          *upper <= *lower
-              ? 0
-              : llvm::divideCeil(static_cast<uint64_t>(*upper) -
-                                     static_cast<uint64_t>(*lower),
-                                 static_cast<uint64_t>(*steps.back())));
-    else
-      trips.push_back(std::nullopt);
+  SmallVector<std::optional<int64_t>> steps, trips;
+  for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
+    steps.push_back(getConstantIntValue(loop.getStep()[d]));
+    trips.push_back(getStaticTripCount(loop, d));
   }
   for (memref::StoreOp store : stores) {
     for (memref::LoadOp load : loads) {
@@ -476,7 +462,8 @@ void threadbind::warnIterationConflicts(scf::ParallelOp loop) {
         if (*d == 0)
           continue;
         if (!step || *d % *step != 0 ||
-            (trip && llvm::AbsoluteValue(*d / *step) >= *trip)) {
+            (trip &&
+             llvm::AbsoluteValue(*d / *step) >= static_cast<uint64_t>(*trip))) {
           feasible = false;
           break;
         }

@@ -225,6 +225,20 @@ scf::ParallelOp findReductionShape(scf::ParallelOp outer,
                                    SmallVectorImpl<Operation *> &epilogue,
                                    scf::ParallelOp *update = nullptr);
 
+/// How the loads in `inner`'s body fall across a warp whose threads walk
+/// `iv`: those that do not move with `iv` are broadcasts and not counted.
+struct LoadsAlong {
+  /// Bytes of the int or float loads that move along their memref's
+  /// unit-stride dimension other than one element a thread (strided).
+  int64_t stridedBytes = 0;
+  /// Loads that move one element a thread along it (coalesced).
+  unsigned contiguous = 0;
+  /// Loads that move otherwise but are not counted in `stridedBytes`: of
+  /// a layout without a unit stride, or of another element type.
+  unsigned unclassified = 0;
+};
+LoadsAlong summarizeLoadsAlong(scf::ParallelOp inner, Value iv);
+
 /// Whether the loads of `inner`, the reduction loop of `outer`, coalesce
 /// better with a thread an iteration of `outer` than with the threads of a
 /// block sharing `inner` (a column sum rather than a row sum).

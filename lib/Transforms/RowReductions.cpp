@@ -42,31 +42,36 @@ using namespace mlir::threadbind::reductions;
 /// does not vary along a mapping's thread index is a broadcast there, which
 /// costs nothing. With several row dimensions, the loop mapping would take
 /// the best of them for threadIdx.x.
-bool reductions::walksAcrossRows(scf::ParallelOp outer,
-                                 scf::ParallelOp inner) {
-  // Bytes a warp reads strided when its threads walk `iv`.
-  auto stridedBytes = [&](Value iv) {
-    IndexCoefficients along(iv);
-    int64_t bytes = 0;
-    inner.getBody()->walk([&](memref::LoadOp load) {
-      MemRefType type = load.getMemRefType();
-      std::optional<unsigned> unit = getUnitStrideDim(type);
-      Type element = type.getElementType();
-      if (!unit || !element.isIntOrFloat())
-        return;
-      bool varies = llvm::any_of(load.getIndices(), [&](Value index) {
-        return along.get(index) != 0;
-      });
-      if (varies && along.get(load.getIndices()[*unit]) != 1)
-        bytes += llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-    });
-    return bytes;
-  };
+LoadsAlong reductions::summarizeLoadsAlong(scf::ParallelOp inner, Value iv) {
+  IndexCoefficients along(iv);
+  LoadsAlong loads;
+  inner.getBody()->walk([&](memref::LoadOp load) {
+    bool varies = llvm::any_of(
+        load.getIndices(), [&](Value index) { return along.get(index) != 0; });
+    if (!varies)
+      return;
+    MemRefType type = load.getMemRefType();
+    std::optional<unsigned> unit = getUnitStrideDim(type);
+    Type element = type.getElementType();
+    if (unit && along.get(load.getIndices()[*unit]) == 1)
+      ++loads.contiguous;
+    else if (unit && element.isIntOrFloat())
+      loads.stridedBytes +=
+          llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+    else
+      ++loads.unclassified;
+  });
+  return loads;
+}
+
+bool reductions::walksAcrossRows(scf::ParallelOp outer, scf::ParallelOp inner) {
   // The loop mapping puts the best of the row dimensions on threadIdx.x.
   int64_t threadStrided = std::numeric_limits<int64_t>::max();
   for (Value iv : outer.getInductionVars())
-    threadStrided = std::min(threadStrided, stridedBytes(iv));
-  return stridedBytes(inner.getInductionVars().front()) > threadStrided;
+    threadStrided =
+        std::min(threadStrided, summarizeLoadsAlong(inner, iv).stridedBytes);
+  return summarizeLoadsAlong(inner, inner.getInductionVars().front())
+             .stridedBytes > threadStrided;
 }
 
 scf::ParallelOp

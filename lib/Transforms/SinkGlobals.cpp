@@ -47,31 +47,31 @@ static bool isGlobalView(Value value) {
          isGlobalView(view.getViewSource());
 }
 
+/// `op` as a pure view of `source` with one result, or null.
+static ViewLikeOpInterface getPureViewOf(Operation *op, Value source) {
+  auto view = dyn_cast<ViewLikeOpInterface>(op);
+  if (!view || !isPure(op) || op->getNumResults() != 1 ||
+      view.getViewSource() != source)
+    return nullptr;
+  return view;
+}
+
 /// Whether some use of `value` is not a pure view whose own uses are dead:
 /// the views a launch's sinking left behind on the host are not uses.
 static bool hasLiveUse(Value value) {
-  for (Operation *user : value.getUsers()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(user);
-    if (!view || !isPure(user) || user->getNumResults() != 1 ||
-        view.getViewSource() != value || hasLiveUse(user->getResult(0)))
-      return true;
-  }
-  return false;
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    return !getPureViewOf(user, value) || hasLiveUse(user->getResult(0));
+  });
 }
 
 /// Whether every use of `value`, through pure views, only reads it.
 static bool isOnlyRead(Value value) {
-  for (Operation *user : value.getUsers()) {
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
     if (isa<memref::LoadOp, memref::DimOp, memref::ExtractStridedMetadataOp>(
             user))
-      continue;
-    auto view = dyn_cast<ViewLikeOpInterface>(user);
-    if (view && isPure(user) && user->getNumResults() == 1 &&
-        view.getViewSource() == value && isOnlyRead(user->getResult(0)))
-      continue;
-    return false;
-  }
-  return true;
+      return true;
+    return getPureViewOf(user, value) && isOnlyRead(user->getResult(0));
+  });
 }
 
 namespace {

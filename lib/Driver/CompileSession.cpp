@@ -30,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -109,15 +110,19 @@ static SmallVector<scf::ParallelOp> findHostLoops(ModuleOp module) {
 }
 
 /// A remark at every divergent branch of the bound kernels, with a note at
-/// the value it depends on, and a count on stderr.
+/// the value it depends on, and a count on stderr: of the source's
+/// branches, which the kernels may hold in several copies (unswitching,
+/// a launch's copies), each said once.
 static LogicalResult reportDivergentBranches(ModuleOp module,
                                              StringRef toolName) {
   FailureOr<SmallVector<DivergentBranch>> branches =
       findDivergentBranches(module);
   if (failed(branches))
     return failure();
+  llvm::SetVector<std::pair<Location, unsigned>> sourceBranches;
   for (const DivergentBranch &b : *branches) {
     bool loop = isa<LoopLikeOpInterface>(b.branch);
+    sourceBranches.insert({b.branch->getLoc(), loop ? 1u : 0u});
     InFlightDiagnostic remark =
         b.branch->emitRemark("divergent '")
         << b.branch->getName() << "': threads of a warp can "
@@ -133,8 +138,13 @@ static LogicalResult reportDivergentBranches(ModuleOp module,
       remark.attachNote(source->getLoc())
           << "it depends on this '" << source->getName() << "'";
   }
-  llvm::errs() << toolName << ": " << branches->size()
-               << " divergent branch(es)\n";
+  llvm::errs() << toolName << ": " << sourceBranches.size()
+               << " divergent branch(es)";
+  if (sourceBranches.size() != branches->size())
+    llvm::errs() << " (" << branches->size()
+                 << " in the bound kernels, which hold some in several "
+                    "copies)";
+  llvm::errs() << "\n";
   return success();
 }
 

@@ -434,9 +434,10 @@ struct IndexBuilder {
 /// dimension g, iteration `first[g]`, then every `jump[g]` after it, of the
 /// group's iteration space [0, product of its dimensions' `trips`); a group
 /// of several dimensions is delinearised, its last dimension varying
-/// fastest. With `guardX`, dimension 0 makes one guarded visit instead of
-/// looping. Loops nest z outermost, so consecutive threads of a warp take
-/// consecutive x iterations. The loop body is inlined innermost.
+/// fastest. The first `guarded` dimensions make one guarded visit instead
+/// of looping, for grids that cover them; dimension 0's guard is the
+/// launch's tail guard. Loops nest z outermost, so consecutive threads of a
+/// warp take consecutive x iterations. The loop body is inlined innermost.
 ///
 /// The loops count iterations, not induction-variable values: dimension d's
 /// value is `lb + k * step` for iteration k, computed inside. Iteration
@@ -446,7 +447,7 @@ struct IndexBuilder {
 static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
                             ArrayRef<SmallVector<unsigned, 2>> groups,
                             ArrayRef<Value> trips, ArrayRef<Value> first,
-                            ArrayRef<Value> jump, bool guardX) {
+                            ArrayRef<Value> jump, unsigned guarded) {
   Location loc = loop.getLoc();
   IndexBuilder ib{rewriter, loc};
   ValueRange lbs = loop.getLowerBound(), steps = loop.getStep();
@@ -468,13 +469,14 @@ static void emitThreadLoops(RewriterBase &rewriter, scf::ParallelOp loop,
   SmallVector<Value> ivs(loop.getNumLoops());
   for (int g = groups.size() - 1; g >= 0; --g) {
     Value iteration;
-    if (g == 0 && guardX) {
+    if (g < static_cast<int>(guarded)) {
       Value inBounds = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::slt, first[g], extents[g]);
       auto guardOp = scf::IfOp::create(rewriter, loc, inBounds,
                                        /*withElseRegion=*/false);
       // threadbind-remove-tail-checks finds the bounds check by this mark.
-      setTailGuard(guardOp);
+      if (g == 0)
+        setTailGuard(guardOp);
       rewriter.setInsertionPoint(guardOp.thenBlock()->getTerminator());
       iteration = first[g];
     } else {
@@ -843,10 +845,14 @@ static void alignStencilStart(RewriterBase &rewriter, scf::ParallelOp loop,
     rewriter.moveOpBefore(op, then->getTerminator());
 }
 
-/// One thread per iteration of `loop`, along every dimension.
+/// One thread per iteration of `loop`, along every dimension. A cover
+/// launch makes one guarded visit along x; along y and z too with
+/// `exactCover`, for a grid the host found to cover them, and loops there
+/// otherwise.
 static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const LoopMappingPlan &plan,
-                                 const LoopMappingOptions &options) {
+                                 const LoopMappingOptions &options,
+                                 bool exactCover) {
   Location loc = loop.getLoc();
   IndexBuilder ib{rewriter, loc};
   unsigned numGroups = plan.groups.size();
@@ -890,8 +896,10 @@ static gpu::LaunchOp mapFlatLoop(RewriterBase &rewriter, scf::ParallelOp loop,
     jump.push_back(ib.mul(pick(launch.getGridSize(), g),
                           pick(launch.getBlockSize(), g)));
   }
-  emitThreadLoops(rewriter, loop, plan.groups, trips, first, jump,
-                  options.gridPolicy == GridPolicy::Cover);
+  unsigned guarded = 0;
+  if (options.gridPolicy == GridPolicy::Cover)
+    guarded = exactCover ? numGroups : 1;
+  emitThreadLoops(rewriter, loop, plan.groups, trips, first, jump, guarded);
   return launch;
 }
 
@@ -926,7 +934,7 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
   // loop; every thread of the block computes the pure ops itself.
   emitThreadLoops(rewriter, outer, {outerDims}, outerTrips,
                   {launch.getBlockIds().x}, {launch.getGridSize().x},
-                  options.gridPolicy == GridPolicy::Cover);
+                  options.gridPolicy == GridPolicy::Cover ? 1 : 0);
   // The nested loop's bounds may depend on the outer induction variables:
   // its trip counts are computed where it stood.
   rewriter.setInsertionPoint(inner);
@@ -937,19 +945,93 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
     jump.push_back(pick(launch.getBlockSize(), g));
   }
   emitThreadLoops(rewriter, inner, plan.groups, innerTrips, first, jump,
-                  /*guardX=*/false);
+                  /*guarded=*/0);
   return launch;
 }
 
-gpu::LaunchOp threadbind::mapLoopToLaunch(RewriterBase &rewriter,
-                                          scf::ParallelOp loop,
-                                          const LoopMappingPlan &plan,
-                                          const LoopMappingOptions &options) {
+/// Blocks hardware dimension g of a cover grid needs for `plan`'s group g
+/// of `loop`, where the trip counts are static.
+static std::optional<int64_t> getStaticCoverBlocks(scf::ParallelOp loop,
+                                                   const LoopMappingPlan &plan,
+                                                   unsigned g) {
+  std::optional<int64_t> iterations = 1;
+  for (unsigned d : plan.groups[g]) {
+    std::optional<int64_t> trips = getStaticTripCount(loop, d);
+    if (!trips || !iterations)
+      return std::nullopt;
+    iterations = llvm::checkedMul(*iterations, *trips);
+  }
+  if (!iterations)
+    return std::nullopt;
+  return llvm::divideCeil(*iterations, plan.blockShape[g]);
+}
+
+CoverCopies threadbind::planCoverCopies(scf::ParallelOp loop,
+                                        const LoopMappingPlan &plan,
+                                        const LoopMappingOptions &options) {
+  if (options.gridPolicy != GridPolicy::Cover || plan.innerLoop ||
+      plan.groups.size() < 2)
+    return CoverCopies::Single;
+  bool allFit = true;
+  for (unsigned g = 1; g < plan.groups.size(); ++g) {
+    std::optional<int64_t> blocks = getStaticCoverBlocks(loop, plan, g);
+    if (blocks && *blocks > GpuLimits::kMaxGridDim[g])
+      return CoverCopies::Looping;
+    allFit &= blocks.has_value();
+  }
+  return allFit ? CoverCopies::Single : CoverCopies::Both;
+}
+
+/// Whether a cover grid fits every dimension of `loop` but x (which must
+/// fit, see verifyCoverGridFits): computed on the host at the rewriter's
+/// insertion point.
+static Value createCoverFits(RewriterBase &rewriter, scf::ParallelOp loop,
+                             const LoopMappingPlan &plan) {
+  IndexBuilder ib{rewriter, loop.getLoc()};
+  SmallVector<Value> trips = ib.tripCounts(loop);
+  Value fits;
+  for (unsigned g = 1; g < plan.groups.size(); ++g) {
+    Value blocks = ib.ceilDivu(ib.extent(trips, plan.groups[g]),
+                               ib.cst(plan.blockShape[g]));
+    Value fitsG =
+        arith::CmpIOp::create(rewriter, ib.loc, arith::CmpIPredicate::ule,
+                              blocks, ib.cst(GpuLimits::kMaxGridDim[g]));
+    fits = fits ? arith::AndIOp::create(rewriter, ib.loc, fits, fitsG) : fitsG;
+  }
+  return fits;
+}
+
+void threadbind::mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
+                                 const LoopMappingPlan &plan,
+                                 const LoopMappingOptions &options) {
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(loop);
-  if (plan.innerLoop)
-    return mapRowPerBlock(rewriter, loop, plan, options);
-  return mapFlatLoop(rewriter, loop, plan, options);
+  if (plan.innerLoop) {
+    mapRowPerBlock(rewriter, loop, plan, options);
+    return;
+  }
+  switch (planCoverCopies(loop, plan, options)) {
+  case CoverCopies::Single:
+    mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/true);
+    return;
+  case CoverCopies::Looping:
+    mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/false);
+    return;
+  case CoverCopies::Both:
+    break;
+  }
+  // The host picks the copy: a thread an iteration where the grid covers
+  // the loop, looping along y and z where the grid limits fall short.
+  Value fits = createCoverFits(rewriter, loop, plan);
+  auto choice = scf::IfOp::create(rewriter, loop.getLoc(), fits,
+                                  /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+  auto exact = cast<scf::ParallelOp>(rewriter.clone(*loop));
+  rewriter.moveOpBefore(loop, choice.elseBlock()->getTerminator());
+  rewriter.setInsertionPoint(exact);
+  mapFlatLoop(rewriter, exact, plan, options, /*exactCover=*/true);
+  rewriter.setInsertionPoint(loop);
+  mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/false);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1252,6 +1334,19 @@ void MapLoopsToThreadsPass::runOnOperation() {
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
                << stringifyGridPolicy(mappingOptions.gridPolicy) << " grid";
+        switch (planCoverCopies(loop, plan, mappingOptions)) {
+        case CoverCopies::Single:
+          break;
+        case CoverCopies::Both:
+          remark << ", a thread an iteration; a copy looping along y and z "
+                    "runs where the host finds they need more than 65535 "
+                    "blocks";
+          break;
+        case CoverCopies::Looping:
+          remark << " looping along y and z, as they need more than 65535 "
+                    "blocks";
+          break;
+        }
         if (!plan.fittedFrom.empty()) {
           remark << "; block-shape ";
           llvm::interleave(plan.fittedFrom, remark, "x");

@@ -65,8 +65,9 @@
 // loop (both files), an f64 sum and an index count, is a reduction of two
 // kernels; map-nd's three multi-dimensional nests and nested's four
 // also have a copy counting and addressing in 32 bits
-// (threadbind-narrow-indices).
+// (threadbind-narrow-indices), and map-nd's, compiled for cover grids, a
+// copy each looping along y and z for grids past 65535 blocks there.
 // RUN: grep -c "^.visible .entry" %t/map-nd.sm90.ptx | FileCheck %s --check-prefix=ND
 // RUN: grep -c "^.visible .entry" %t/nested.sm90.ptx | FileCheck %s --check-prefix=NESTED
-// ND: 9
+// ND: 15
 // NESTED: 11

@@ -42,9 +42,19 @@ func.func @copy(%a: memref<?xf32>, %b: memref<?xf32>) {
 
 // -----
 
-// 2-D: the check sat inside the loop over rows; the whole loop is versioned,
-// so full blocks loop over rows with no check at all.
+// 2-D: two launches, the host choosing (a thread a row where the grid
+// covers the rows, a loop over rows where it cannot). In each the check
+// sat inside the guard or loop over rows; the whole of it is versioned, so
+// full blocks check only the row.
 // CHECK-LABEL: func.func @rows
+// CHECK: arith.cmpi ule, %{{.*}}, %c65535
+// CHECK: gpu.launch
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: scf.if
+// CHECK-NOT: scf.if
+// CHECK: } else {
+// CHECK-NEXT: scf.if
+// CHECK: scf.if
 // CHECK: gpu.launch
 // CHECK: scf.if %{{.*}} {
 // CHECK-NEXT: scf.for

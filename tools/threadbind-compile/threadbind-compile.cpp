@@ -34,6 +34,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -260,6 +261,19 @@ int main(int argc, char **argv) {
   TimingScope rootTiming = timingManager.getRootScope();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // A loop the mapping runs as several launches (a copy for each case the
+  // host chooses between) hears the same remark from each: say it once.
+  llvm::StringSet<> said;
+  ScopedDiagnosticHandler onceEach(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error)
+      return failure();
+    std::string key;
+    llvm::raw_string_ostream os(key);
+    os << diag.getLocation() << '\0' << diag;
+    for (const Diagnostic &note : diag.getNotes())
+      os << '\0' << note.getLocation() << '\0' << note;
+    return success(!said.insert(key).second);
+  });
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &errorMessage);

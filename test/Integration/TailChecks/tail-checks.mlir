@@ -21,7 +21,14 @@
 // SPLIT-LABEL: func.func @scale
 // SPLIT: scf.if {{.*}} {
 // SPLIT: } else {
+// @rows has two copies, the host choosing: a thread a row where the
+// grid covers the rows, and a loop over rows; each is split.
 // SPLIT-LABEL: func.func @rows
+// SPLIT: gpu.launch
+// SPLIT: scf.if {{.*}} {
+// SPLIT-NEXT: scf.if
+// SPLIT: } else {
+// SPLIT: gpu.launch
 // SPLIT: scf.if {{.*}} {
 // SPLIT-NEXT: scf.for
 // SPLIT: } else {

@@ -29,8 +29,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -38,6 +38,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ScopedPrinter.h"
 
@@ -139,38 +140,123 @@ int threadbind::getMemRefAccess(Value memref, SymbolTableCollection &symbols) {
   return access ? access : THREADBIND_READ;
 }
 
+/// Why host code cannot run in a bundle: prints (vector.print lowers to
+/// calls into MLIR's runner utilities) and async ops (MLIR's async runtime);
+/// a bundle links the CUDA runtime wrapper and libm.
+static std::optional<StringRef> getBundleRefusal(Operation *op) {
+  if (op->getDialect() && op->getDialect()->getNamespace() == "async")
+    return StringRef("cannot run in a bundle, which does not link MLIR's "
+                     "async runtime; call the code it holds directly");
+  if (isa<vector::PrintOp>(op))
+    return StringRef("cannot run in a bundle, which does not link MLIR's "
+                     "runner utilities; print from the program that calls "
+                     "the bundle");
+  return std::nullopt;
+}
+
+namespace {
+/// The host functions a bundle cannot hold: those with an op it cannot run,
+/// and every function that calls or names one of them.
+struct UnbundledFunctions {
+  /// Each op a bundle cannot run, with its function.
+  SmallVector<std::pair<Operation *, func::FuncOp>> roots;
+  /// Each function left out, with the op (a root or a call) that makes it.
+  llvm::MapVector<func::FuncOp, Operation *> functions;
+  /// Whether something outside every function names one of them, so that
+  /// they cannot be taken out of the module.
+  bool pinned = false;
+};
+} // namespace
+
+static UnbundledFunctions collectUnbundledFunctions(ModuleOp module) {
+  UnbundledFunctions unbundled;
+  // An op outside every func.func (an async.func) cannot be left out.
+  for (Operation &op : module.getBody()->getOperations())
+    if (!isa<func::FuncOp>(op) && getBundleRefusal(&op)) {
+      unbundled.roots.push_back({&op, nullptr});
+      unbundled.pinned = true;
+    }
+  SmallVector<func::FuncOp> worklist;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (!getBundleRefusal(op))
+        return WalkResult::advance();
+      unbundled.roots.push_back({op, func});
+      if (unbundled.functions.insert({func, op}).second)
+        worklist.push_back(func);
+      // An async op's region is its own; what it holds is not looked at.
+      return WalkResult::skip();
+    });
+  }
+  while (!worklist.empty()) {
+    func::FuncOp func = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      auto user = use.getUser()->getParentOfType<func::FuncOp>();
+      unbundled.pinned |= !user;
+      if (user && unbundled.functions.insert({user, use.getUser()}).second)
+        worklist.push_back(user);
+    }
+  }
+  return unbundled;
+}
+
+LogicalResult threadbind::leaveOutOfBundle(ModuleOp module) {
+  UnbundledFunctions unbundled = collectUnbundledFunctions(module);
+  if (unbundled.roots.empty())
+    return success();
+  auto isEntry = [](func::FuncOp func) {
+    return !func.isDeclaration() && func.isPublic() && func.getName() != "main";
+  };
+  bool othersRemain =
+      llvm::any_of(module.getOps<func::FuncOp>(), [&](func::FuncOp func) {
+        return isEntry(func) && !unbundled.functions.count(func);
+      });
+  if (!othersRemain || unbundled.pinned) {
+    for (auto [root, func] : unbundled.roots)
+      root->emitOpError(*getBundleRefusal(root));
+    return failure();
+  }
+  // Said where it costs an entry: a helper of main's goes quietly.
+  bool losesEntries = llvm::any_of(unbundled.functions, [&](const auto &left) {
+    return isEntry(left.first);
+  });
+  if (losesEntries) {
+    // Each function's first such op is named.
+    llvm::SmallPtrSet<Operation *, 8> named;
+    for (auto [root, func] : unbundled.roots)
+      if (named.insert(func).second)
+        root->emitWarning("'")
+            << root->getName() << "' op " << *getBundleRefusal(root)
+            << " (left out of the bundle with '" << func.getName()
+            << "' and every function that calls it)";
+    for (auto [func, why] : unbundled.functions)
+      if (isEntry(func) && !getBundleRefusal(why))
+        why->emitWarning("left out of the bundle: '")
+            << func.getName() << "' calls host code a bundle cannot run";
+  }
+  for (auto [func, why] : unbundled.functions)
+    func.erase();
+  return success();
+}
+
 FailureOr<std::vector<BundleEntry>>
 threadbind::collectBundleEntries(ModuleOp module) {
   std::vector<BundleEntry> entries;
   bool ok = true;
-  // Bundles link the CUDA runtime wrapper and libm, not MLIR's async
-  // runtime, so async host code cannot run in one.
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<gpu::GPUModuleOp>(op))
-      return WalkResult::skip();
-    if (op->getDialect() && op->getDialect()->getNamespace() == "async") {
-      op->emitOpError("cannot run in a bundle, which does not link MLIR's "
-                      "async runtime; call the code it holds directly");
-      ok = false;
-      return WalkResult::skip();
-    }
-    // vector.print lowers to calls into MLIR's runner utilities.
-    if (isa<vector::PrintOp>(op)) {
-      op->emitOpError("cannot run in a bundle, which does not link MLIR's "
-                      "runner utilities; print from the program that calls "
-                      "the bundle");
-      ok = false;
-    }
-    return WalkResult::advance();
-  });
+  // Public functions returning values, which a bundle cannot return.
+  SmallVector<func::FuncOp> returning;
   SymbolTableCollection symbols;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || !func.isPublic() || func.getName() == "main")
       continue;
     if (func.getNumResults() != 0) {
-      func.emitOpError("cannot be a bundle entry: it returns values; write "
-                       "results to memref arguments instead");
-      ok = false;
+      returning.push_back(func);
       continue;
     }
     BundleEntry entry;
@@ -223,6 +309,17 @@ threadbind::collectBundleEntries(ModuleOp module) {
     entries.push_back(std::move(entry));
   }
   if (!ok)
+    return failure();
+  // A function the bundle cannot return from is an error where nothing
+  // else is an entry, and otherwise left out, with a warning.
+  bool leaveOut = !entries.empty();
+  for (func::FuncOp func : returning) {
+    InFlightDiagnostic diag = leaveOut ? func.emitWarning() : func.emitError();
+    diag << "'func.func' op cannot be a bundle entry: it returns values; "
+            "write results to memref arguments instead"
+         << (leaveOut ? " (left out of the bundle)" : "");
+  }
+  if (!returning.empty() && !leaveOut)
     return failure();
   if (entries.empty())
     return module.emitError("nothing to bundle: no public function with a "

@@ -645,6 +645,18 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
 }
 
 LogicalResult Compilation::run(CompileResult &result) {
+  // A bundle's caller is the program that loads it: a test driver `main`,
+  // which may print, is not an entry and is left out of it, unless another
+  // function calls it (then it is a helper); so are functions that print.
+  // Before the entries are bufferized, so that a function only those
+  // called is an entry returning through its arguments.
+  if (request.emit == EmitKind::Bundle) {
+    if (auto main = module.lookupSymbol<func::FuncOp>("main");
+        main && SymbolTable::symbolKnownUseEmpty(main, module))
+      main.erase();
+    if (failed(leaveOutOfBundle(module)))
+      return failure();
+  }
   // Once, before the CPU reference is copied off, so each stripped mark is
   // reported once and the entries are read off the calling convention the
   // bundle has (no tensors, no results); normalising again changes nothing.
@@ -655,13 +667,6 @@ LogicalResult Compilation::run(CompileResult &result) {
     return failure();
   if (describesHostFunctions())
     argumentAccess = collectArgumentAccess(module);
-  // A bundle's caller is the program that loads it: a test driver `main`,
-  // which may print, is not an entry and is left out of it, unless another
-  // function calls it (then it is a helper).
-  if (request.emit == EmitKind::Bundle)
-    if (auto main = module.lookupSymbol<func::FuncOp>("main");
-        main && SymbolTable::symbolKnownUseEmpty(main, module))
-      main.erase();
   if (request.emit == EmitKind::Bundle && failed(buildReference()))
     return failure();
   if (options.mapping.threadsPerBlock.isAuto() && failed(chooseBlock()))

@@ -115,13 +115,21 @@ std::string getReferenceEntrySymbol(StringRef entry);
 /// does not make it written); anything else counts as both.
 int getMemRefAccess(Value memref, SymbolTableCollection &symbols);
 
+/// Takes out of `module` the functions a bundle cannot hold: those with
+/// host code it cannot run (vector.print, which needs MLIR's runner
+/// utilities; async ops, which need its async runtime) and every function
+/// that calls or names one, with a warning at the op where that costs a
+/// public function. Where no other public function than main would be
+/// left, an error at each such op instead, and the module is unchanged.
+LogicalResult leaveOutOfBundle(ModuleOp module);
+
 /// Every public function with a body, other than a `main` (a CPU test
 /// harness, left out of bundles), becomes an entry. Its arguments must be
 /// ranked memrefs with the identity or a strided layout, or integer, index
-/// or float scalars, and it must return
-/// nothing; otherwise an error at the function. Memref arguments are
-/// classified as read, written or both from the loads and stores on them.
-/// Host code a bundle cannot run (async.execute) is an error at the op.
+/// or float scalars (otherwise an error at the function). One that returns
+/// values is left out, with a warning, or, where no other function is an
+/// entry, an error. Memref arguments are classified as read, written or
+/// both from the loads and stores on them.
 FailureOr<std::vector<BundleEntry>> collectBundleEntries(ModuleOp module);
 
 /// Reads off `module` (normalised: its loops are scf.parallel and scf.for)

@@ -79,6 +79,20 @@
 // RUN: not ls %t/prints.so
 // PRINTS: prints.mlir:4:3: error: 'vector.print' op cannot run in a bundle, which does not link MLIR's runner utilities
 
+// Beside an entry the bundle can hold, a function that prints is left out
+// of it, with every function that calls it, each with a warning; the rest
+// is bundled and runs.
+// RUN: threadbind-compile %S/Inputs/prints-helpers.mlir --emit bundle -o %t/prints-helpers.so 2>&1 | FileCheck %s --check-prefix=PRINTS-LEFT
+// PRINTS-LEFT: prints-helpers.mlir:18:3: warning: 'vector.print' op cannot run in a bundle, which does not link MLIR's runner utilities; print from the program that calls the bundle (left out of the bundle with 'show' and every function that calls it)
+// PRINTS-LEFT: prints-helpers.mlir:22:3: warning: left out of the bundle: 'report' calls host code a bundle cannot run
+// PRINTS-LEFT-NOT: error
+// RUN: threadbind-run %t/prints-helpers.so --list | FileCheck %s --check-prefix=PRINTS-LIST
+// PRINTS-LIST-NOT: report
+// PRINTS-LIST: scale(memref<?xf32>, memref<?xf32>)
+// PRINTS-LIST-NOT: report
+// RUN: threadbind-run %t/prints-helpers.so --entry scale --size 1000 --reference-only | FileCheck %s --check-prefix=PRINTS-RAN
+// PRINTS-RAN: reference: ran scale_reference on the CPU
+
 // An entry's result leaves through an argument it gains, a scalar through a
 // 0-d memref; the run shows it holding the size the entry returns.
 // RUN: threadbind-compile %S/Inputs/returns.mlir --emit bundle -o %t/returns.so
@@ -87,10 +101,14 @@
 // RUN: threadbind-run %t/returns.so --entry returns --size 100 --reference-only --print | FileCheck %s --check-prefix=RETURNED
 // RETURNED: reference arg1: sum 100, first [100]
 // A public function the module itself calls keeps its results, so the
-// bundle, which cannot return them, refuses it.
-// RUN: not threadbind-compile %S/Inputs/returns-helper.mlir --emit bundle -o %t/helper.so 2>&1 | FileCheck %s --check-prefix=HELPER
-// RUN: not ls %t/helper.so
-// HELPER: returns-helper.mlir:1:1: error: 'func.func' op cannot be a bundle entry: it returns values
+// bundle, which cannot return them, leaves it out of its entries, with a
+// warning, and bundles the function that calls it.
+// RUN: threadbind-compile %S/Inputs/returns-helper.mlir --emit bundle -o %t/helper.so 2>&1 | FileCheck %s --check-prefix=HELPER
+// HELPER: returns-helper.mlir:1:1: warning: 'func.func' op cannot be a bundle entry: it returns values; write results to memref arguments instead (left out of the bundle)
+// RUN: threadbind-run %t/helper.so --list | FileCheck %s --check-prefix=HELPER-LIST
+// HELPER-LIST-NOT: fill
+// HELPER-LIST: twice(memref<?xf32>)
+// HELPER-LIST-NOT: fill
 
 
 // Addresses from random data fall outside the source: the CPU reference

@@ -61,7 +61,8 @@ const char *const kUsage =
     "  --offset I=N        the offset of strided memref argument I's view\n"
     "                      in its storage (default: the type's, else 0)\n"
     "  --input I=FILE      memref argument I holds a NumPy .npy file's\n"
-    "                      array (its dtype and shape must fit), not random\n"
+    "                      array (its dtype and shape must fit, a --shape\n"
+    "                      for I agree), not random\n"
     "                      values; use it for kernels whose addresses come\n"
     "                      from data (gathers, histograms)\n"
     "  --scalar I=V        the value of scalar argument I (floats default to\n"
@@ -435,6 +436,14 @@ int buildArguments(const Options &o, const ThreadBindEntry &entry,
                   std::to_string(arg.initial.shape[k]) + " in dimension " +
                   std::to_string(k) + ", where the argument has " +
                   std::to_string(arg.info->shape[k]);
+      // The file's shape is the argument's: a --shape that says otherwise
+      // is a mistake, not a request to reshape.
+      if (auto shape = o.shapes.find(i); error.empty() &&
+                                         shape != o.shapes.end() &&
+                                         shape->second != arg.initial.shape)
+        error = input->second + " has shape " + shapeString(arg.initial.shape) +
+                ", but --shape " + std::to_string(i) + " gives " +
+                shapeString(shape->second);
       if (!error.empty())
         return usageError("--input " + std::to_string(i) + ": " + error);
     } else if (int status = chooseShape(o, i, *arg.info, arg.initial.shape);

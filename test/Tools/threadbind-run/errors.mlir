@@ -129,4 +129,8 @@
 // RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry gather --input 0=%t/idx.npy --input 1=%t/idx.npy --shape 2=5 --reference-only 2>&1 | FileCheck %s --check-prefix=NPY-DTYPE
 // NPY-DTYPE: error: --input 0: {{.*}}idx.npy holds '<i4' elements, where the argument takes f32
 // RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry gather --input 1=%t/missing.npy --size 4 --reference-only 2>&1 | FileCheck %s --check-prefix=NPY-MISSING
+// A --shape beside an --input for one argument must agree with the file.
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/data.so --entry gather --input 0=%t/src.npy --shape 0=7 --input 1=%t/idx.npy --shape 2=5 --reference-only 2>&1 | FileCheck %s --check-prefix=NPY-SHAPE
+// NPY-SHAPE: error: --input 0: {{.*}}src.npy has shape 4, but --shape 0 gives 7
+// RUN: threadbind-run %t/data.so --entry gather --input 0=%t/src.npy --shape 0=4 --input 1=%t/idx.npy --shape 2=5 --reference-only --print | FileCheck %s --check-prefix=GATHER-NPY
 // NPY-MISSING: error: --input 1: cannot open {{.*}}missing.npy

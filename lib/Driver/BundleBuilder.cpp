@@ -42,6 +42,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ScopedPrinter.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::threadbind;
 using namespace mlir::threadbind::detail;
@@ -409,29 +411,38 @@ static void addAccessRequirements(Operation *op, Value memref,
   auto type = cast<MemRefType>(memref.getType());
   std::optional<SmallVector<std::pair<SizeTerm, SizeTerm>>> guards;
   for (auto [j, index] : llvm::enumerate(indices)) {
-    // index = iv + c
-    int64_t offset = 0;
-    Value base = index;
-    if (auto add = index.getDefiningOp<arith::AddIOp>()) {
-      for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
-                          std::pair(add.getRhs(), add.getLhs())})
-        if (std::optional<int64_t> c = getConstantIntValue(y)) {
-          base = x, offset = *c;
-          break;
-        }
-    }
-    auto iv = dyn_cast<BlockArgument>(base);
-    if (!iv)
-      continue;
-    std::optional<std::pair<SizeTerm, SizeTerm>> bounds =
-        getUnitLoopBounds(iv, func);
-    if (!bounds)
-      continue;
     SizeRequirement requirement;
     requirement.arg = arg.getArgNumber();
     requirement.dim = j;
-    requirement.bound = bounds->second;
-    requirement.offset = offset;
+    if (std::optional<int64_t> c = getConstantIntValue(index)) {
+      // A constant index c needs c + 1 elements (a negative one is out of
+      // bounds whatever the sizes).
+      if (*c < 0 || *c == std::numeric_limits<int64_t>::max())
+        continue;
+      requirement.bound = SizeTerm{SizeTerm::Constant, 0, 0, *c + 1};
+    } else {
+      // index = iv + c
+      int64_t offset = 0;
+      Value base = index;
+      if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+        for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                            std::pair(add.getRhs(), add.getLhs())})
+          if (std::optional<int64_t> c = getConstantIntValue(y)) {
+            base = x, offset = *c;
+            break;
+          }
+      }
+      auto iv = dyn_cast<BlockArgument>(base);
+      if (!iv)
+        continue;
+      std::optional<std::pair<SizeTerm, SizeTerm>> bounds =
+          getUnitLoopBounds(iv, func);
+      if (!bounds)
+        continue;
+      requirement.bound = bounds->second;
+      requirement.offset = offset;
+    }
+    int64_t offset = requirement.offset;
     // Nothing to check: a loop over this very size.
     if (requirement.bound ==
             SizeTerm{SizeTerm::Dim, requirement.arg, requirement.dim, 0} &&

@@ -74,8 +74,8 @@ struct SizeTerm {
 
 /// Size `dim` of memref argument `arg` must reach `bound` + `offset` when
 /// every guard holds (its second term exceeds its first): what a loop of
-/// the function needs of the arguments to stay in bounds (see
-/// ThreadBindRequirement).
+/// the function, or an access at a constant index, needs of the arguments
+/// to stay in bounds (see ThreadBindRequirement).
 struct SizeRequirement {
   int arg = 0;
   int dim = 0;

@@ -109,3 +109,34 @@ func.func @add2d(%a: memref<?x?xf32>, %b: memref<?x?xf32>,
   }
   return
 }
+
+// A constant index: x[3] needs 4 elements, whatever the loop; an access
+// under a branch needs nothing the host can tell.
+// CHECK-LABEL: "name": "pinned",
+// CHECK: "argument": 0,
+// CHECK-NEXT: "dimension": 0,
+// CHECK-NEXT: "at_least": {
+// CHECK-NEXT: "constant": 4
+// CHECK-NEXT: },
+// CHECK-NEXT: "plus": 0,
+// CHECK: "where": "'memref.load' at {{.*}}requirements.mlir:[[@LINE+11]]:8"
+// CHECK-NOT: "constant": 8
+// RUN: %python %S/../threadbind-run/Inputs/expect-exit.py 2 threadbind-run %t/r.so --entry pinned --shape 0=3 --shape 1=10 --scalar 2=0 --reference-only 2>&1 | FileCheck %s --check-prefix=PINNED
+// PINNED: error: the sizes do not fit pinned: argument 0 has 3 elements in dimension 0, but 'memref.load' at {{.*}}requirements.mlir:{{[0-9]+}}:8 needs 4
+// RUN: threadbind-run %t/r.so --entry pinned --shape 0=4 --shape 1=10 --scalar 2=0 --reference-only
+func.func @pinned(%x: memref<?xf32>, %y: memref<?xf32>, %flag: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c7 = arith.constant 7 : index
+  %n = memref.dim %y, %c0 : memref<?xf32>
+  %v = memref.load %x[%c3] : memref<?xf32>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %v, %y[%i] : memref<?xf32>
+  }
+  scf.if %flag {
+    %w = memref.load %x[%c7] : memref<?xf32>
+    memref.store %w, %y[%c0] : memref<?xf32>
+  }
+  return
+}

@@ -78,8 +78,10 @@ struct MappingOptions {
              cl::value_desc("n|auto"));
     b.list(blockShape, "block-shape",
            cl::desc("Explicit block shape x,y,z (overrides "
-                    "threads-per-block); reductions take its threads in "
-                    "whole warps (rounded down, at least 32)"));
+                    "threads-per-block); a loop of fewer dimensions folds "
+                    "the rest into its last (8,8 runs a 1-D loop in "
+                    "64x1x1 blocks); reductions take its threads in whole "
+                    "warps (rounded down, at least 32)"));
     b.list(dimOrder, "dim-order",
            cl::desc("Loop dimensions, as written, to bind to x, y, z in that "
                     "order (overrides the coalescing analysis); a loop "

@@ -161,7 +161,9 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "Threads per block, shaped 256, 32x8, 64x4x1 or 32x4x2 style "
            "by the number of bound dimensions">,
     ListOption<"blockShape", "block-shape", "int64_t",
-               "Explicit block shape x,y,z (overrides threads-per-block)">,
+               "Explicit block shape x,y,z (overrides threads-per-block); "
+               "a loop of fewer dimensions folds the rest into its last "
+               "(8,8 runs a 1-D loop in 64x1x1 blocks)">,
     ListOption<"dimOrder", "dim-order", "int64_t",
                "Loop dimensions to bind to x, y, z in that order (overrides "
                "the access analysis); a loop without a dimension it names "

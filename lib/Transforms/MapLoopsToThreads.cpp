@@ -228,6 +228,23 @@ static scf::ParallelOp getRowPerBlockInnerLoop(scf::ParallelOp outer) {
   return inner;
 }
 
+/// Blocks hardware dimension g of a cover grid needs for `plan`'s group g
+/// of `loop`, where the trip counts are static.
+static std::optional<int64_t> getStaticCoverBlocks(scf::ParallelOp loop,
+                                                   const LoopMappingPlan &plan,
+                                                   unsigned g) {
+  std::optional<int64_t> iterations = 1;
+  for (unsigned d : plan.groups[g]) {
+    std::optional<int64_t> trips = getStaticTripCount(loop, d);
+    if (!trips || !iterations)
+      return std::nullopt;
+    iterations = llvm::checkedMul(*iterations, *trips);
+  }
+  if (!iterations)
+    return std::nullopt;
+  return llvm::divideCeil(*iterations, plan.blockShape[g]);
+}
+
 /// A cover launch visits each x iteration (each outer iteration, for a nest
 /// run one per block) from a thread of its own, and a grid has at most
 /// kMaxGridDim[0] blocks along x: past that, iterations would silently not
@@ -251,9 +268,8 @@ static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
       if (*trips == 0)
         return success();
     }
-  } else if (std::optional<int64_t> trips =
-                 getStaticTripCount(outerLoop, plan.groups[0].front())) {
-    blocks = llvm::divideCeil(*trips, plan.blockShape[0]);
+  } else {
+    blocks = getStaticCoverBlocks(outerLoop, plan, 0);
   }
   if (!blocks || *blocks <= GpuLimits::kMaxGridDim[0])
     return success();
@@ -947,23 +963,6 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
   emitThreadLoops(rewriter, inner, plan.groups, innerTrips, first, jump,
                   /*guarded=*/0);
   return launch;
-}
-
-/// Blocks hardware dimension g of a cover grid needs for `plan`'s group g
-/// of `loop`, where the trip counts are static.
-static std::optional<int64_t> getStaticCoverBlocks(scf::ParallelOp loop,
-                                                   const LoopMappingPlan &plan,
-                                                   unsigned g) {
-  std::optional<int64_t> iterations = 1;
-  for (unsigned d : plan.groups[g]) {
-    std::optional<int64_t> trips = getStaticTripCount(loop, d);
-    if (!trips || !iterations)
-      return std::nullopt;
-    iterations = llvm::checkedMul(*iterations, *trips);
-  }
-  if (!iterations)
-    return std::nullopt;
-  return llvm::divideCeil(*iterations, plan.blockShape[g]);
 }
 
 CoverCopies threadbind::planCoverCopies(scf::ParallelOp loop,

@@ -92,6 +92,17 @@
 // ODD-NEXT: float *arg0) {
 // ODD: int64_t a0_dim[1] = {1};
 
+// Cover launches of a 2-D loop: the launcher of the launch of a thread an
+// iteration tests the blocks the rows need against 65535, that of the
+// copy looping over rows the opposite.
+// RUN: threadbind-compile %S/../../../examples/launcher/kernels.mlir --grid-policy=cover --emit header -o %t/cover.h
+// RUN: FileCheck %s --check-prefix=COVER < %t/cover.h
+// RUN: sed -e 's/kernels.h/cover.h/' %t/use.c > %t/cover.c
+// RUN: cc -std=c99 -Wall -Wextra -Werror -I%t -I%cuda_include -c %t/cover.c -o %t/cover.o
+// RUN: %python %S/Inputs/validate-manifest.py %S/../../../docs/manifest.schema.json %t/cover.h.manifest.json
+// COVER: run = {{.*}}threadbind_launcher_leu(threadbind_launcher_ceildivu({{.*}}, INT64_C(8), &fault), INT64_C(65535))
+// COVER: run = {{.*}}((int64_t)(threadbind_launcher_leu(threadbind_launcher_ceildivu({{.*}}, INT64_C(8), &fault), INT64_C(65535)) == 0))
+
 // Full reductions allocate device scratch on the stream, free it on every
 // path, and pass it to both kernels.
 // RUN: threadbind-compile %S/../../Integration/Reductions/reductions.mlir --emit header -o %t/reductions.h 2>&1 | FileCheck %s --check-prefix=NOWARN --allow-empty

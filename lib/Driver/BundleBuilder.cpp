@@ -237,10 +237,14 @@ LogicalResult threadbind::leaveOutOfBundle(ModuleOp module) {
             << root->getName() << "' op " << *getBundleRefusal(root)
             << " (left out of the bundle with '" << func.getName()
             << "' and every function that calls it)";
-    for (auto [func, why] : unbundled.functions)
-      if (isEntry(func) && !getBundleRefusal(why))
+    // In the module's order.
+    for (auto func : module.getOps<func::FuncOp>())
+      if (Operation *why = unbundled.functions.lookup(func);
+          why && isEntry(func) && !getBundleRefusal(why))
         why->emitWarning("left out of the bundle: '")
-            << func.getName() << "' calls host code a bundle cannot run";
+            << func.getName() << "' "
+            << (isa<func::CallOp>(why) ? "calls" : "refers to")
+            << " host code a bundle cannot run";
   }
   for (auto [func, why] : unbundled.functions)
     func.erase();

@@ -34,3 +34,7 @@ func.func @main() {
   memref.dealloc %b : memref<?xf32>
   return
 }
+func.func @handle() -> ((memref<?xf32>) -> ()) {
+  %f = func.constant @show : (memref<?xf32>) -> ()
+  return %f : (memref<?xf32>) -> ()
+}

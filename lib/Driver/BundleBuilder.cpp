@@ -208,7 +208,23 @@ static UnbundledFunctions collectUnbundledFunctions(ModuleOp module) {
   return unbundled;
 }
 
+/// Drops `main`, the CPU test harness, unless another function calls it:
+/// then it is a helper like any other.
+static void dropUnusedMain(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (main && SymbolTable::symbolKnownUseEmpty(main, module))
+    main.erase();
+  // What only @main called: a declaration with llvm.emit_c_interface
+  // (printMemref's, in MLIR's test files) becomes a wrapper calling
+  // _mlir_ciface_<name>, which the bundle would fail to link.
+  for (auto decl : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (decl.isDeclaration() && decl.isPrivate() &&
+        SymbolTable::symbolKnownUseEmpty(decl, module))
+      decl.erase();
+}
+
 LogicalResult threadbind::leaveOutOfBundle(ModuleOp module) {
+  dropUnusedMain(module);
   UnbundledFunctions unbundled = collectUnbundledFunctions(module);
   if (unbundled.roots.empty())
     return success();
@@ -446,16 +462,14 @@ static void addAccessRequirements(Operation *op, Value memref,
       requirement.bound = bounds->second;
       requirement.offset = offset;
     }
-    int64_t offset = requirement.offset;
     // Nothing to check: a loop over this very size.
     if (requirement.bound ==
             SizeTerm{SizeTerm::Dim, requirement.arg, requirement.dim, 0} &&
-        offset <= 0)
+        requirement.offset <= 0)
       continue;
     // Or constants that fit a static size.
-    if (requirement.bound.kind == SizeTerm::Constant &&
-        !type.isDynamicDim(j) &&
-        requirement.bound.value + offset <= type.getDimSize(j))
+    if (requirement.bound.kind == SizeTerm::Constant && !type.isDynamicDim(j) &&
+        requirement.bound.value + requirement.offset <= type.getDimSize(j))
       continue;
     if (!guards && !(guards = getLoopGuards(op, func)))
       return;
@@ -489,22 +503,6 @@ void threadbind::addSizeRequirements(ModuleOp module,
                               entry.requirements);
     });
   }
-}
-
-/// Drops `main`, the CPU test harness, unless another function calls it:
-/// then it is a helper like any other.
-static void dropUnusedMain(ModuleOp module) {
-  auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (main && SymbolTable::symbolKnownUseEmpty(main, module))
-    main.erase();
-  // What only @main called: a declaration with llvm.emit_c_interface
-  // (printMemref's, in MLIR's test files) becomes a wrapper calling
-  // _mlir_ciface_<name>, which the bundle would fail to link.
-  for (auto decl :
-       llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (decl.isDeclaration() && decl.isPrivate() &&
-        SymbolTable::symbolKnownUseEmpty(decl, module))
-      decl.erase();
 }
 
 void threadbind::detail::prefixDefinedSymbols(ModuleOp module,

@@ -646,17 +646,11 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
 
 LogicalResult Compilation::run(CompileResult &result) {
   // A bundle's caller is the program that loads it: a test driver `main`,
-  // which may print, is not an entry and is left out of it, unless another
-  // function calls it (then it is a helper); so are functions that print.
+  // which may print, is left out of it, and so are functions that print.
   // Before the entries are bufferized, so that a function only those
   // called is an entry returning through its arguments.
-  if (request.emit == EmitKind::Bundle) {
-    if (auto main = module.lookupSymbol<func::FuncOp>("main");
-        main && SymbolTable::symbolKnownUseEmpty(main, module))
-      main.erase();
-    if (failed(leaveOutOfBundle(module)))
-      return failure();
-  }
+  if (request.emit == EmitKind::Bundle && failed(leaveOutOfBundle(module)))
+    return failure();
   // Once, before the CPU reference is copied off, so each stripped mark is
   // reported once and the entries are read off the calling convention the
   // bundle has (no tensors, no results); normalising again changes nothing.

@@ -285,6 +285,25 @@ static LogicalResult verifyCoverGridFits(scf::ParallelOp outerLoop,
   return diag;
 }
 
+/// The launches `loop`, planned as `plan`, becomes under `options`: a
+/// cover launch of two or three groups needs a looping copy where the
+/// sizes along y or z may pass the grid's limits.
+static CoverCopies planCoverCopies(scf::ParallelOp loop,
+                                   const LoopMappingPlan &plan,
+                                   const LoopMappingOptions &options) {
+  if (options.gridPolicy != GridPolicy::Cover || plan.innerLoop ||
+      plan.groups.size() < 2)
+    return CoverCopies::Single;
+  bool allFit = true;
+  for (unsigned g = 1; g < plan.groups.size(); ++g) {
+    std::optional<int64_t> blocks = getStaticCoverBlocks(loop, plan, g);
+    if (blocks && *blocks > GpuLimits::kMaxGridDim[g])
+      return CoverCopies::Looping;
+    allFit &= blocks.has_value();
+  }
+  return allFit ? CoverCopies::Single : CoverCopies::Both;
+}
+
 int64_t threadbind::getDimOrderRank(scf::ParallelOp outerLoop) {
   scf::ParallelOp inner = getRowPerBlockInnerLoop(outerLoop);
   scf::ParallelOp loop = inner ? inner : outerLoop;
@@ -390,6 +409,7 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
   if (options.gridPolicy == GridPolicy::Cover &&
       failed(verifyCoverGridFits(outerLoop, plan)))
     return failure();
+  plan.coverCopies = planCoverCopies(outerLoop, plan, options);
   return plan;
 }
 
@@ -965,22 +985,6 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
   return launch;
 }
 
-CoverCopies threadbind::planCoverCopies(scf::ParallelOp loop,
-                                        const LoopMappingPlan &plan,
-                                        const LoopMappingOptions &options) {
-  if (options.gridPolicy != GridPolicy::Cover || plan.innerLoop ||
-      plan.groups.size() < 2)
-    return CoverCopies::Single;
-  bool allFit = true;
-  for (unsigned g = 1; g < plan.groups.size(); ++g) {
-    std::optional<int64_t> blocks = getStaticCoverBlocks(loop, plan, g);
-    if (blocks && *blocks > GpuLimits::kMaxGridDim[g])
-      return CoverCopies::Looping;
-    allFit &= blocks.has_value();
-  }
-  return allFit ? CoverCopies::Single : CoverCopies::Both;
-}
-
 /// Whether a cover grid fits every dimension of `loop` but x (which must
 /// fit, see verifyCoverGridFits): computed on the host at the rewriter's
 /// insertion point.
@@ -1009,7 +1013,7 @@ void threadbind::mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
     mapRowPerBlock(rewriter, loop, plan, options);
     return;
   }
-  switch (planCoverCopies(loop, plan, options)) {
+  switch (plan.coverCopies) {
   case CoverCopies::Single:
     mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/true);
     return;
@@ -1333,7 +1337,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
                << plan.reason << "; block " << plan.blockShape[0] << "x"
                << plan.blockShape[1] << "x" << plan.blockShape[2] << ", "
                << stringifyGridPolicy(mappingOptions.gridPolicy) << " grid";
-        switch (planCoverCopies(loop, plan, mappingOptions)) {
+        switch (plan.coverCopies) {
         case CoverCopies::Single:
           break;
         case CoverCopies::Both:

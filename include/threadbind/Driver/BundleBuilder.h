@@ -115,12 +115,14 @@ std::string getReferenceEntrySymbol(StringRef entry);
 /// does not make it written); anything else counts as both.
 int getMemRefAccess(Value memref, SymbolTableCollection &symbols);
 
-/// Takes out of `module` the functions a bundle cannot hold: those with
-/// host code it cannot run (vector.print, which needs MLIR's runner
+/// Takes out of `module` the functions a bundle cannot hold: `main`, the
+/// CPU test harness, unless another function calls it (and declarations
+/// only it used); those with host
+/// code it cannot run (vector.print, which needs MLIR's runner
 /// utilities; async ops, which need its async runtime) and every function
 /// that calls or names one, with a warning at the op where that costs a
 /// public function. Where no other public function than main would be
-/// left, an error at each such op instead, and the module is unchanged.
+/// left, an error at each such op instead, and only main taken out.
 LogicalResult leaveOutOfBundle(ModuleOp module);
 
 /// Every public function with a body, other than a `main` (a CPU test

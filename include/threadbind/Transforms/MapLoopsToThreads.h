@@ -91,6 +91,23 @@ using LoopMappingOptions = MapLoopsToThreadsPassOptions;
 /// the first bad value, or an empty string.
 std::string verifyLoopMappingOptions(const LoopMappingOptions &options);
 
+/// The launches a planned loop becomes. A cover
+/// grid gives each iteration a thread of its own only where it fits the
+/// grid's limits (65,535 blocks along y and z); a launch looping along y
+/// and z runs any size, at the price of its loops' set-up in every thread
+/// (PolyBench conv3d's kernel on an H200: 47% more instructions, 7% more
+/// time; bench/results/2026-11-29-exact-cover-h200.md).
+enum class CoverCopies {
+  /// One launch, as the policy maps the loop: grid-stride, a row a block,
+  /// or a cover launch of a guarded iteration a thread along every
+  /// dimension (a 1-D loop, or static sizes that fit).
+  Single,
+  /// One launch looping along y and z: a static size does not fit.
+  Looping,
+  /// Both, the host choosing between them at run time.
+  Both,
+};
+
 /// How one scf.parallel is bound.
 struct LoopMappingPlan {
   /// Set when the loop is a nest that runs one outer iteration per block
@@ -110,6 +127,8 @@ struct LoopMappingPlan {
   SmallVector<int64_t, 3> fittedFrom;
   /// Why groups[0] is on x, for remarks.
   std::string reason;
+  /// The launches the loop becomes.
+  CoverCopies coverCopies = CoverCopies::Single;
 };
 
 /// Returns success if `loop` can become a kernel: its body has no calls,
@@ -330,27 +349,8 @@ bool mapRegisterTiles(RewriterBase &rewriter, scf::ParallelOp loop,
                       const RegisterTilePlan &plan,
                       const LoopMappingOptions &options);
 
-/// The launches a loop planned as `plan` becomes under `options`. A cover
-/// grid gives each iteration a thread of its own only where it fits the
-/// grid's limits (65,535 blocks along y and z); a launch looping along y
-/// and z runs any size, at the price of its loops' set-up in every thread
-/// (PolyBench conv3d's kernel on an H200: 47% more instructions, 7% more
-/// time; bench/results/2026-11-29-exact-cover-h200.md).
-enum class CoverCopies {
-  /// One launch, as the policy maps the loop: grid-stride, a row a block,
-  /// or a cover launch of a guarded iteration a thread along every
-  /// dimension (a 1-D loop, or static sizes that fit).
-  Single,
-  /// One launch looping along y and z: a static size does not fit.
-  Looping,
-  /// Both, the host choosing between them at run time.
-  Both,
-};
-CoverCopies planCoverCopies(scf::ParallelOp loop, const LoopMappingPlan &plan,
-                            const LoopMappingOptions &options);
-
 /// Replaces `loop` by the gpu.launch ops that run it as planned (see
-/// CoverCopies). `loop` must have passed verifyMappable.
+/// LoopMappingPlan::coverCopies). `loop` must have passed verifyMappable.
 void mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
                      const LoopMappingPlan &plan,
                      const LoopMappingOptions &options);

@@ -166,6 +166,43 @@ gesummvKernel(int n, float alpha, float beta, const float *__restrict__ A,
   y[i] = alpha * ta + beta * tb;
 }
 
+// gemver's A[i][j] += u1[i] v1[j] + u2[i] v2[j]: an element a thread.
+__global__ void gemverUpdate(int n, float *__restrict__ A,
+                             const float *__restrict__ u1,
+                             const float *__restrict__ v1,
+                             const float *__restrict__ u2,
+                             const float *__restrict__ v2) {
+  int i = row(), j = col();
+  if (i >= n || j >= n)
+    return;
+  A[i * n + j] += u1[i] * v1[j] + u2[i] * v2[j];
+}
+
+// gemver's x[i] += beta A[j][i] y[j], then + z[i]: a column a thread.
+__global__ void gemverX(int n, float beta, const float *__restrict__ A,
+                        const float *__restrict__ y,
+                        const float *__restrict__ z, float *__restrict__ x) {
+  int i = line();
+  if (i >= n)
+    return;
+  float acc = x[i];
+  for (int j = 0; j < n; ++j)
+    acc += beta * A[j * n + i] * y[j];
+  x[i] = acc + z[i];
+}
+
+// gemver's w[i] += alpha A[i][j] x[j]: a row a thread.
+__global__ void gemverW(int n, float alpha, const float *__restrict__ A,
+                        const float *__restrict__ x, float *__restrict__ w) {
+  int i = line();
+  if (i >= n)
+    return;
+  float acc = w[i];
+  for (int j = 0; j < n; ++j)
+    acc += alpha * A[i * n + j] * x[j];
+  w[i] = acc;
+}
+
 //===----------------------------------------------------------------------===//
 // Symmetric rank-k updates, lower triangle
 //===----------------------------------------------------------------------===//
@@ -486,6 +523,16 @@ int gesummv_hand(cudaStream_t stream, int n, float alpha, float beta,
   return cudaGetLastError();
 }
 
+int gemver_hand(cudaStream_t stream, int n, float alpha, float beta,
+                float *A, const float *u1, const float *v1, const float *u2,
+                const float *v2, float *w, float *x, const float *y,
+                const float *z) {
+  launch(gemverUpdate, tileGrid(n, n), kTile, stream, n, A, u1, v1, u2, v2);
+  launch(gemverX, lineGrid(n), kLine, stream, n, beta, A, y, z, x);
+  launch(gemverW, lineGrid(n), kLine, stream, n, alpha, A, x, w);
+  return cudaGetLastError();
+}
+
 int syrk_hand(cudaStream_t stream, int n, int m, float alpha, float beta,
               float *C, const float *A) {
   launch(syrkKernel, tileGrid(n, n), kTile, stream, n, m, alpha, beta, C, A);
@@ -632,6 +679,13 @@ const Named kLaunchers[] = {
      [](cudaStream_t s, const PolybenchArgs &a) {
        return mvt_hand(s, dim(a, 4, 0), mem(a, 0), mem(a, 1), mem(a, 2),
                        mem(a, 3), mem(a, 4));
+     }},
+    // alpha, beta, A, u1, v1, u2, v2, w, x, y, z
+    {"gemver_hand",
+     [](cudaStream_t s, const PolybenchArgs &a) {
+       return gemver_hand(s, dim(a, 2, 0), f32(a, 0), f32(a, 1), mem(a, 2),
+                          mem(a, 3), mem(a, 4), mem(a, 5), mem(a, 6),
+                          mem(a, 7), mem(a, 8), mem(a, 9), mem(a, 10));
      }},
     // alpha, beta, A, B, tmp, x, y
     {"gesummv_hand",

@@ -36,6 +36,10 @@ int bicg_hand(cudaStream_t stream, int m, int n, const float *A, float *s,
               float *q, const float *p, const float *r);
 int mvt_hand(cudaStream_t stream, int n, float *x1, float *x2, const float *y1,
              const float *y2, const float *A);
+int gemver_hand(cudaStream_t stream, int n, float alpha, float beta,
+                float *A, const float *u1, const float *v1, const float *u2,
+                const float *v2, float *w, float *x, const float *y,
+                const float *z);
 int gesummv_hand(cudaStream_t stream, int n, float alpha, float beta,
                  const float *A, const float *B, float *tmp, const float *x,
                  float *y);

@@ -133,17 +133,56 @@ func.func @scatter(%idx: memref<?xindex>, %src: memref<?xf32>, %dst: memref<?xf3
 // -----
 
 // Neighbours in one row (a 1-D stencil): x[i] and x[i + 1] are never both
-// on a vector boundary, so no peel aligns them; the loop stays scalar, and
-// its grid with it. Two elements apart with 2-element f64 vectors, they can.
+// on a vector boundary, so the lanes of both come from the aligned vector
+// at i and the one element after it, loaded on its own. The vectors start
+// on the boundary at or below the first element (the grid holds as many
+// more elements as y's first starts past one, were y aligned: none here),
+// where x and y agree on it. The vectors at the ends store only their lanes in
+// the range, and load whole where their vectors lie inside x (the element
+// after one only where it lies inside x). Two
+// elements apart with 2-element f64 vectors, each is a vector of its own.
 // CHECK-LABEL: func.func @neighbours
-// CHECK-NOT: vector.
+// CHECK: %[[V:.*]] = arith.ceildivui %{{.*}}, %c4 : index
+// CHECK-NEXT: arith.ceildivui %[[V]], %c256 : index
+// CHECK: gpu.launch
+// CHECK: %[[YPTR:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[XPTR:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %{{[0-9]+}}, %{{[0-9]+}} : index
+// CHECK-NEXT: %[[AGREE:.*]] = arith.andi %{{.*}}, %[[SAME]] : i1
+// CHECK-NEXT: scf.if %[[AGREE]] {
+// CHECK: %[[AFTER:.*]] = arith.addi %[[FIRST:.*]], %c4 : index
+// CHECK-NEXT: %[[UPTO:.*]] = arith.cmpi sle, %[[AFTER]], %dim : index
+// CHECK-NEXT: %[[FROM:.*]] = arith.cmpi sge, %[[FIRST]], %c0 : index
+// CHECK-NEXT: %[[FULL:.*]] = arith.andi %[[FROM]], %[[UPTO]] : i1
+// CHECK: %[[XDIM:.*]] = memref.dim %arg0, %c0
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[FIRST]], %c3 : index
+// CHECK-NEXT: %[[INSIDE:.*]] = arith.cmpi slt, %[[LAST]], %[[XDIM]] : index
+// CHECK-NEXT: %[[EDGE:.*]] = arith.andi %[[FROM]], %[[INSIDE]] : i1
+// CHECK-NEXT: %[[OK:.*]] = arith.ori %[[FULL]], %[[EDGE]] : i1
+// CHECK-NEXT: scf.if %[[OK]] {
+// CHECK-NEXT: %[[ROW:.*]] = vector.load %arg0[%[[FIRST]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT: %[[X0:.*]] = vector.extract %[[ROW]][0]
+// CHECK-NEXT: %[[X1:.*]] = vector.extract %[[ROW]][1]
+// CHECK-NEXT: %[[X2:.*]] = vector.extract %[[ROW]][2]
+// CHECK-NEXT: %[[X3:.*]] = vector.extract %[[ROW]][3]
+// CHECK: %[[X4:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT: memref.load %arg0[%[[AFTER]]] : memref<?xf32>
+// CHECK: %[[S0:.*]] = arith.addf %[[X0]], %[[X1]] : f32
+// CHECK: %[[S3:.*]] = arith.addf %[[X3]], %[[X4]] : f32
+// CHECK: scf.if %[[FULL]] {
+// CHECK-NEXT: vector.from_elements %[[S0]], %{{.*}}, %{{.*}}, %[[S3]]
+// CHECK-NEXT: vector.store
+// CHECK-NEXT: } else {
+// CHECK-COUNT-4: memref.store
+// CHECK: } else {
+// CHECK-COUNT-4: memref.store
 // CHECK-LABEL: func.func @neighbours_two_apart
 // CHECK: vector.load
 func.func @neighbours(%x: memref<?xf32>, %y: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = memref.dim %y, %c0 : memref<?xf32>
-  // expected-remark @below {{not widened: two of its accesses to one row are 1 elements apart, not a multiple of the 4 a vector, so no start aligns both}}
+  // expected-remark @below {{widened: 4 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, the shifted reads of 1 row taken from its vectors and 1 element loaded singly, the first elements up to a vector boundary peeled at run time}}
   scf.parallel (%i) = (%c0) to (%n) step (%c1) {
     %next = arith.addi %i, %c1 : index
     %a = memref.load %x[%i] : memref<?xf32>

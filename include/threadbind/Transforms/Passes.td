@@ -1278,8 +1278,43 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     odd-width matrix or a subview one element in is then still widened.
     Where the accesses disagree (one shifted against another) the original
     loop runs. The check is the same for every thread that shares the
-    loop. `unroll` gives each thread U vectors an iteration, U grid strides
-    apart so each stays coalesced, for more bytes in flight.
+    loop.
+
+    Loads of one row (a memref and its outer indices) at constant offsets
+    that differ (a stencil's `j-1`, `j`, `j+1`) cannot all be aligned
+    vectors. Each such row is loaded from where the stores' vectors start
+    (an offset congruent to theirs), in blocks of V elements: a block is
+    one aligned vector where at least two of its elements are used and it
+    lies inside what the iteration's accesses of that memref span (every
+    element of it then valid), and otherwise its used elements are loaded
+    one at a time; each load takes its lanes from the blocks. A 5-point
+    stencil's row is then a vector and one element either side of it. A
+    store at an offset that is not a whole number of vectors from another
+    access of its row still leaves the loop as it is. A stencil's loop
+    has no scalar loops at its ends: its vectors start on the boundary at
+    or below the range's start, and a vector at either end stores only
+    its lanes inside the range, loading whole vectors where they lie
+    inside their memrefs (the memref's size is tested, and a single
+    element past a row's end is not loaded) when the body reads memory
+    only through such loads and its other ops may run on any values, and
+    otherwise running the iteration as written for those lanes. Where the
+    host finds every row start alike (each outer stride a whole number of
+    vectors, the first rows agreeing), the grid holds a thread a vector
+    and the kernel takes the host's word for the rows' alignment; where it
+    finds them disagree, the grid stays a thread an element and the loop
+    runs as written. Stencils are widened in cover launches (along x, in
+    two and three dimensions too) and in loops alone in a grid-stride
+    launch, not in grid-stride nests, where each thread walks rows and on
+    an H200 they ran up to 2.5 times slower widened
+    (bench/results/2026-11-29-stencil-widen-h200.md). The mapping's
+    warp-aligned start (an x loop from below its lower bound whose body
+    skips the first iterations in a branch) is widened from the lower
+    bound. Ops of the body that are the same in every iteration move out
+    of the loop first, so that a row index computed in it (`i + 1`) counts
+    as the same for all of a vector's elements.
+
+    `unroll` gives each thread U vectors an iteration, U grid strides apart
+    so each stays coalesced, for more bytes in flight.
 
     A grid-stride launch is sized for one element a thread. Where the
     widened loop is the launch's only loop and its bounds are known on the
@@ -1292,11 +1327,14 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     loop stays a grid-stride loop, right on any grid. A loop nested in another
     (the columns of a 2-D grid, a block's lanes over a row) shares threads
     sized for one element each, so widening it alone leaves most of them
-    without a vector, slower than the scalar loop. Such loops are widened only with `nested-loops`. Then, where the loop is
-    the only loop of a grid-stride loop over rows along y, itself the
-    launch's only loop, and every bound is on the host, x shrinks to the
-    blocks a row's vectors need and y takes the blocks x gave up, as far as
-    the rows need them (the same number in all); elsewhere the grid stays.
+    without a vector, slower than the scalar loop. Such loops are widened
+    only with `nested-loops`. Then, where the loop is the only loop of a
+    grid-stride loop over rows along y, itself the launch's only loop or
+    the only loop of a grid-stride loop over planes along z that is, and
+    every bound is on the host, x shrinks to the blocks a row's vectors
+    need, y takes the blocks x gave up, as far as the rows need them, and z
+    what y could not take, as far as the planes need them (the same number
+    in all); elsewhere the grid stays.
     The pass leaves nested loops alone by default; the pipelines and
     `threadbind-compile` turn `nested-loops` on (`widen-nested-loops`),
     where the rebalanced grid makes widened rows faster than scalar ones
@@ -1310,7 +1348,11 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     vector, and the peel and the elements past the last whole vector go to
     the first threads. One iteration a thread over a grid of a block a 256
     elements ran at 0.83 to 0.85 of a float4 kernel on an H200. Launches
-    whose check padding removed, and 2-D cover launches, stay as they are.
+    whose check padding removed stay as they are. A cover launch of two or
+    three dimensions is widened the same way along x where its guard along
+    x is nested only in branches and loops that take no decision on x (the
+    guards along y and z, or the loops of its copy that loops along them)
+    and nothing else depends on x.
 
     Anything else is left as it was; with `remarks`, each loop says whether
     it was widened, and if not, why.

@@ -966,6 +966,12 @@ private:
   /// false at run time, only the lanes in [lo, hi) store.
   void emitVectorAt(Value first, Value full = Value(), Value lo = Value(),
                     Value hi = Value());
+  /// An i1 that holds where lo <= v < hi.
+  Value inRange(Value v, Value lo, Value hi);
+  /// For each lane k of the vector from element `first` whose element lies
+  /// in [lo, hi), `body(k, element)` under a test of it.
+  void forLanesInRange(Value first, Value lo, Value hi,
+                       function_ref<void(unsigned, Value)> body);
   /// An i1 that holds where every vector a stencil's vector iteration from
   /// `first` loads lies inside its memref (true where it loads none).
   Value rowsInBounds(Value first);
@@ -1189,12 +1195,7 @@ void Widener::emitVectorAt(Value first, Value full, Value lo, Value hi) {
       // never stored, and the element is not loaded.
       Value size = memref::DimOp::create(rewriter, loc, row.memref,
                                          row.outerIndices.size());
-      Value inside = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, index,
-                                cst(0)),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, index,
-                                size));
+      Value inside = inRange(index, cst(0), size);
       auto guarded = scf::IfOp::create(rewriter, loc, row.elementType, inside,
                                        /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(rewriter);
@@ -1251,27 +1252,34 @@ void Widener::emitVectorAt(Value first, Value full, Value lo, Value hi) {
   if (!full)
     return;
   rewriter.setInsertionPoint(whole.elseBlock()->getTerminator());
-  for (unsigned k = 0; k < plan.width; ++k) {
-    Value element = add(first, cst(k));
-    auto inside = scf::IfOp::create(
-        rewriter, loc,
-        arith::AndIOp::create(
-            rewriter, loc,
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                  element, lo),
-            arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                  element, hi)),
-        /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
+  forLanesInRange(first, lo, hi, [&](unsigned k, Value element) {
     for (const WideAccess &access : plan.stores) {
       SmallVector<Value> indices(access.outerIndices);
       indices.push_back(lastIndex(access, element));
       memref::StoreOp::create(rewriter, loc, stored[access.op][k],
                               access.memref, indices);
     }
-  }
+  });
   rewriter.setInsertionPointAfter(whole);
+}
+
+Value Widener::inRange(Value v, Value lo, Value hi) {
+  return arith::AndIOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, v, lo),
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, v, hi));
+}
+
+void Widener::forLanesInRange(Value first, Value lo, Value hi,
+                              function_ref<void(unsigned, Value)> body) {
+  for (unsigned k = 0; k < plan.width; ++k) {
+    Value element = add(first, cst(k));
+    auto inside = scf::IfOp::create(rewriter, loc, inRange(element, lo, hi),
+                                    /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
+    body(k, element);
+  }
 }
 
 Value Widener::rowsInBounds(Value first) {
@@ -1343,24 +1351,12 @@ void Widener::emitMaskedVectors(Value misaligned) {
       emitVectorAt(first, full, lo, hi);
       rewriter.setInsertionPoint(ifOp.elseBlock()->getTerminator());
       // Else each lane inside the range runs the iteration as written.
-      for (unsigned k = 0; k < plan.width; ++k) {
-        Value element = add(first, cst(k));
-        auto inside = scf::IfOp::create(
-            rewriter, loc,
-            arith::AndIOp::create(
-                rewriter, loc,
-                arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
-                                      element, lo),
-                arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                                      element, hi)),
-            /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard inner(rewriter);
-        rewriter.setInsertionPoint(inside.thenBlock()->getTerminator());
+      forLanesInRange(first, lo, hi, [&](unsigned, Value element) {
         IRMapping mapping;
         mapping.map(original.getInductionVar(), element);
         for (Operation &op : plan.body->without_terminator())
           rewriter.clone(op, mapping);
-      }
+      });
     }
   });
 }

@@ -1326,8 +1326,13 @@ void Widener::emitMaskedVectors(Value misaligned) {
   Value base = misaligned
                    ? rewriter.createOrFold<arith::SubIOp>(loc, lo, misaligned)
                    : lo;
-  Value span = rewriter.createOrFold<arith::MaxSIOp>(
-      loc, rewriter.createOrFold<arith::SubIOp>(loc, hi, base), cst(0));
+  // None for an empty range: every vector then holds an iteration of the
+  // range, whose loads say that the rows they read (their outer indices)
+  // exist; an end vector tests only the last dimension.
+  Value span = arith::SelectOp::create(
+      rewriter, loc,
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt, lo, hi),
+      rewriter.createOrFold<arith::SubIOp>(loc, hi, base), cst(0));
   Value vectors = arith::CeilDivUIOp::create(rewriter, loc, span, width);
   emitLoop(lane, vectors, stride, [&](Value v) {
     Value first = add(base, mul(v, width));

@@ -35,6 +35,25 @@ template <int W> __device__ void loadVec(const float *p, float (&v)[W]) {
     v[l] = f[l];
 }
 
+// Stores the lanes of `r` (elements p .. p+W-1 of a row of n) that lie in
+// the interior [1, n-1): one vector where all of them do.
+template <int W>
+__device__ void storeInterior(float *out, const float (&r)[W], int p, int n) {
+  if (p >= 1 && p + W <= n - 1) {
+    typename Vec<W>::T t;
+    float *f = reinterpret_cast<float *>(&t);
+#pragma unroll
+    for (int l = 0; l < W; ++l)
+      f[l] = r[l];
+    *reinterpret_cast<typename Vec<W>::T *>(out) = t;
+    return;
+  }
+#pragma unroll
+  for (int l = 0; l < W; ++l)
+    if (p + l >= 1 && p + l < n - 1)
+      out[l] = r[l];
+}
+
 //===--- jacobi-2d --------------------------------------------------------===//
 
 __global__ void jacobiTwin(int n, const float *__restrict__ in,
@@ -78,19 +97,7 @@ __global__ void jacobiWide(int n, const float *in, float *out) {
     float rv = l == W - 1 ? right : mid[l + 1];
     r[l] = 0.2f * (mid[l] + lv + rv + dn[l] + up[l]);
   }
-  if (p >= 1 && p + W <= n - 1) {
-    typename Vec<W>::T t;
-    float *f = reinterpret_cast<float *>(&t);
-#pragma unroll
-    for (int l = 0; l < W; ++l)
-      f[l] = r[l];
-    *reinterpret_cast<typename Vec<W>::T *>(out + c) = t;
-    return;
-  }
-#pragma unroll
-  for (int l = 0; l < W; ++l)
-    if (p + l >= 1 && p + l < n - 1)
-      out[c + l] = r[l];
+  storeInterior<W>(out + c, r, p, n);
 }
 
 //===--- conv3d -----------------------------------------------------------===//
@@ -155,20 +162,7 @@ __global__ void conv3dWide(int ni, int nj, int nk, const float *A, float *B) {
            c12 * at(zm, l, 0) + c22 * at(zz, l, 0) + c32 * at(zp, l, 0) +
            c11 * at(mm, l, 1) + c13 * at(pm, l, 1) + c21 * at(mz, l, 1) +
            c23 * at(pz, l, 1) + c31 * at(mp, l, 1) + c33 * at(pp, l, 1);
-  float *out = B + (i * nj + j) * nk + p;
-  if (p >= 1 && p + W <= nk - 1) {
-    typename Vec<W>::T t;
-    float *f = reinterpret_cast<float *>(&t);
-#pragma unroll
-    for (int l = 0; l < W; ++l)
-      f[l] = r[l];
-    *reinterpret_cast<typename Vec<W>::T *>(out) = t;
-    return;
-  }
-#pragma unroll
-  for (int l = 0; l < W; ++l)
-    if (p + l >= 1 && p + l < nk - 1)
-      out[l] = r[l];
+  storeInterior<W>(B + (i * nj + j) * nk + p, r, p, nk);
 }
 
 //===--- harness ----------------------------------------------------------===//

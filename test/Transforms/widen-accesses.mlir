@@ -137,10 +137,12 @@ func.func @scatter(%idx: memref<?xindex>, %src: memref<?xf32>, %dst: memref<?xf3
 // at i and the one element after it, loaded on its own. The vectors start
 // on the boundary at or below the first element (the grid holds as many
 // more elements as y's first starts past one, were y aligned: none here),
-// where x and y agree on it. The vectors at the ends store only their lanes in
-// the range, and load whole where their vectors lie inside x (the element
-// after one only where it lies inside x). Two
-// elements apart with 2-element f64 vectors, each is a vector of its own.
+// where x and y agree on it, and there are none for an empty range (a
+// vector without an iteration in the range would read rows no iteration
+// reads). The vectors at the ends store only their lanes in the range, and
+// load whole where their vectors lie inside x (the element after one only
+// where it lies inside x). Two elements apart with 2-element f64 vectors,
+// each is a vector of its own.
 // CHECK-LABEL: func.func @neighbours
 // CHECK: %[[V:.*]] = arith.ceildivui %{{.*}}, %c4 : index
 // CHECK-NEXT: arith.ceildivui %[[V]], %c256 : index
@@ -150,6 +152,10 @@ func.func @scatter(%idx: memref<?xindex>, %src: memref<?xf32>, %dst: memref<?xf3
 // CHECK: %[[SAME:.*]] = arith.cmpi eq, %{{[0-9]+}}, %{{[0-9]+}} : index
 // CHECK-NEXT: %[[AGREE:.*]] = arith.andi %{{.*}}, %[[SAME]] : i1
 // CHECK-NEXT: scf.if %[[AGREE]] {
+// CHECK: %[[NONEMPTY:.*]] = arith.cmpi sgt, %dim, %c0 : index
+// CHECK-NEXT: %[[SPANV:.*]] = arith.select %[[NONEMPTY]], %{{.*}}, %c0 : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.ceildivui %[[SPANV]], %c4 : index
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[COUNT]] step
 // CHECK: %[[AFTER:.*]] = arith.addi %[[FIRST:.*]], %c4 : index
 // CHECK-NEXT: %[[UPTO:.*]] = arith.cmpi sle, %[[AFTER]], %dim : index
 // CHECK-NEXT: %[[FROM:.*]] = arith.cmpi sge, %[[FIRST]], %c0 : index

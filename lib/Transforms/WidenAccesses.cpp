@@ -160,12 +160,16 @@ bool matchLaneStart(Value v, Value lane, scf::ForOp loop, Value &rest) {
   return false;
 }
 
+/// Whether `v` is defined outside `launch`, on the host (true for null: a
+/// missing base or offset).
+bool isOnHost(Value v, gpu::LaunchOp launch) {
+  return !v || !launch.getBody().isAncestor(v.getParentRegion());
+}
+
 /// Whether `v` is blockIdx * blockDim + threadIdx along launch dimension
-/// `dim` (0 for x, 1 for y, 2 for z): the thread's position in the grid.
+/// `dim` (0 for x, 1 for y): the thread's position in the grid.
 bool isGridPosition(Value v, gpu::LaunchOp launch, unsigned dim) {
-  auto pick = [&](const gpu::KernelDim3 &d) {
-    return dim == 0 ? d.x : dim == 1 ? d.y : d.z;
-  };
+  auto pick = [&](const gpu::KernelDim3 &d) { return dim == 0 ? d.x : d.y; };
   Value b = pick(launch.getBlockIds()), t = pick(launch.getThreadIds());
   Value bd = pick(launch.getBlockSize());
   // A block one thread deep leaves the thread's index out.
@@ -178,13 +182,11 @@ bool isGridPosition(Value v, gpu::LaunchOp launch, unsigned dim) {
 }
 
 /// Whether `loop` is a grid-stride loop along launch dimension `dim` (0 for
-/// x, 1 for y, 2 for z): from [base +] blockIdx * blockDim + threadIdx by
+/// x, 1 for y): from [base +] blockIdx * blockDim + threadIdx by
 /// gridDim * blockDim.
 std::optional<LaneLoop> matchGridStride(scf::ForOp loop, gpu::LaunchOp launch,
                                         unsigned dim) {
-  auto pick = [&](const gpu::KernelDim3 &v) {
-    return dim == 0 ? v.x : dim == 1 ? v.y : v.z;
-  };
+  auto pick = [&](const gpu::KernelDim3 &v) { return dim == 0 ? v.x : v.y; };
   Value bd = pick(launch.getBlockSize()), gd = pick(launch.getGridSize());
   if (!isProduct(loop.getStep(), gd, bd))
     return std::nullopt;
@@ -316,8 +318,7 @@ bool dependsOnLaneIds(Value value, gpu::LaunchOp launch, bool blockLanes) {
   DenseSet<Value> seen;
   while (!work.empty()) {
     Value next = work.pop_back_val();
-    if (!seen.insert(next).second ||
-        !launch.getBody().isAncestor(next.getParentRegion()))
+    if (!seen.insert(next).second || isOnHost(next, launch))
       continue;
     if (next == tx || (bx && next == bx))
       return true;
@@ -353,9 +354,7 @@ void findGridOwner(WideningPlan &plan) {
   if (getGridPolicy(launch) != GridPolicy::GridStride ||
       lanes.lane == launch.getThreadIds().x)
     return;
-  auto onHost = [&](Value v) {
-    return !v || !launch.getBody().isAncestor(v.getParentRegion());
-  };
+  auto onHost = [&](Value v) { return isOnHost(v, launch); };
   auto onlyLoopIn = [](Block &block, Operation *loop) {
     return llvm::all_of(block, [&](Operation &op) {
       return &op == loop || op.getNumRegions() == 0;
@@ -411,7 +410,7 @@ bool isCoverGuard(Operation *op, gpu::LaunchOp launch, CoverLaunch &cover) {
     return false;
   auto cmp = guard.getCondition().getDefiningOp<arith::CmpIOp>();
   if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt ||
-      launch.getBody().isAncestor(cmp.getRhs().getParentRegion()))
+      !isOnHost(cmp.getRhs(), launch))
     return false;
   if (!isGridPosition(cmp.getLhs(), launch, 0))
     return false;
@@ -470,16 +469,16 @@ std::optional<CoverLaunch> matchCoverLaunch(gpu::LaunchOp launch) {
 std::optional<CoverLaunch> matchNestedCoverLaunch(gpu::LaunchOp launch) {
   if (getGridPolicy(launch) != GridPolicy::Cover)
     return std::nullopt;
-  SmallVector<scf::IfOp> guards;
+  unsigned guards = 0;
   CoverLaunch cover;
   launch.getBody().walk([&](scf::IfOp op) {
     CoverLaunch candidate;
     if (isCoverGuard(op, launch, candidate)) {
-      guards.push_back(op);
+      ++guards;
       cover = candidate;
     }
   });
-  if (guards.size() != 1)
+  if (guards != 1)
     return std::nullopt;
   cover.root = cover.guard;
   auto dependsOnX = [&](Value v) {
@@ -920,11 +919,13 @@ private:
   }
   /// Where the range starts: the loop's base, or past the iterations its
   /// guard skips.
-  Value start() {
+  Value start() { return start(plan.guardLower); }
+  /// The same with the guard's bound `lower` (null for none).
+  Value start(Value lower) {
     Value base = plan.lanes.base ? plan.lanes.base : cst(0);
-    if (!plan.guardLower)
+    if (!lower)
       return base;
-    return rewriter.createOrFold<arith::MaxSIOp>(loc, base, plan.guardLower);
+    return rewriter.createOrFold<arith::MaxSIOp>(loc, base, lower);
   }
 
   /// The element index of `access` at range position `element`.
@@ -945,10 +946,15 @@ private:
 
   /// An i1 that holds where every access's first element (from range
   /// position `from`) lies the same number of elements past a vector
-  /// boundary, and sets `elements` to that number. With `firstRow`, for
-  /// the host: in the accesses' first rows, and every outer stride a whole
-  /// number of vectors, so that every row agrees with the first.
+  /// boundary, and sets `elements` to that number. With `firstRow`, the
+  /// same for every thread: in the accesses' first rows, and every outer
+  /// stride a whole number of vectors (rowsStartAlike), so that every row
+  /// agrees with the first.
   Value commonMisalignment(Value &elements, Value from, bool firstRow = false);
+  /// An i1 that holds where every outer stride of `memref` is a whole number
+  /// of vectors, so that its rows all start the same number of elements past
+  /// a vector boundary; null for a memref of one dimension.
+  Value rowsStartAlike(Value memref);
   /// On the host, before the launch: an i1 that holds where every row of
   /// each memref starts alike (its outer strides whole vectors), with in
   /// `elements` how far past a boundary the first store would start from
@@ -1030,17 +1036,9 @@ Value Widener::commonMisalignment(Value &elements, Value from, bool firstRow) {
   DenseSet<Value> strided;
   for (Checked &access : checked) {
     if (firstRow) {
-      // Every row starts where the first does, give or take whole vectors,
-      // where each outer stride is a whole number of vectors.
-      if (strided.insert(access.memref).second) {
-        auto metadata = memref::ExtractStridedMetadataOp::create(rewriter, loc,
-                                                                 access.memref);
-        for (Value stride : metadata.getStrides().drop_back())
-          both(arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::eq,
-              arith::RemUIOp::create(rewriter, loc, stride, cst(plan.width)),
-              cst(0)));
-      }
+      if (strided.insert(access.memref).second)
+        if (Value alike = rowsStartAlike(access.memref))
+          both(alike);
       for (Value &index : access.outerIndices)
         index = cst(0);
     }
@@ -1066,11 +1064,21 @@ Value Widener::commonMisalignment(Value &elements, Value from, bool firstRow) {
   return agree ? agree : arith::ConstantIntOp::create(rewriter, loc, 1, 1);
 }
 
+Value Widener::rowsStartAlike(Value memref) {
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
+  Value alike;
+  for (Value stride : metadata.getStrides().drop_back()) {
+    Value whole = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(rewriter, loc, stride, cst(plan.width)), cst(0));
+    alike = alike ? arith::AndIOp::create(rewriter, loc, alike, whole) : whole;
+  }
+  return alike;
+}
+
 Value Widener::hostAgreement(Value &elements, Value &from) {
-  gpu::LaunchOp launch = plan.launch;
-  auto onHost = [&](Value v) {
-    return !v || !launch.getBody().isAncestor(v.getParentRegion());
-  };
+  auto onHost = [&](Value v) { return isOnHost(v, plan.launch); };
   if (!onHost(plan.lanes.base) ||
       (plan.guardLower && !onHost(plan.guardLower) &&
        !getConstantIntValue(plan.guardLower)))
@@ -1082,13 +1090,12 @@ Value Widener::hostAgreement(Value &elements, Value &from) {
   for (const RowLoads &row : plan.rows)
     if (!onHost(row.memref))
       return Value();
-  from = plan.lanes.base ? plan.lanes.base : cst(0);
-  if (plan.guardLower) {
-    Value lower = onHost(plan.guardLower)
-                      ? plan.guardLower
-                      : cst(*getConstantIntValue(plan.guardLower));
-    from = rewriter.createOrFold<arith::MaxSIOp>(loc, from, lower);
-  }
+  // The guard's bound, made again on the host where it is a constant the
+  // launch holds.
+  Value lower = plan.guardLower;
+  if (lower && !onHost(lower))
+    lower = cst(*getConstantIntValue(lower));
+  from = start(lower);
   // Every row starts where the first does, give or take whole vectors,
   // where each outer stride is a whole number of vectors. The pointers
   // are left to the kernel: the launch's quantities are what a C caller
@@ -1099,16 +1106,9 @@ Value Widener::hostAgreement(Value &elements, Value &from) {
   auto note = [&](Value memref) {
     if (!seen.insert(memref).second)
       return;
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
-    for (Value stride : metadata.getStrides().drop_back()) {
-      Value whole = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(rewriter, loc, stride, cst(plan.width)),
-          cst(0));
+    if (Value whole = rowsStartAlike(memref))
       alike =
           alike ? arith::AndIOp::create(rewriter, loc, alike, whole) : whole;
-    }
   };
   for (const SmallVector<WideAccess> *list : {&plan.loads, &plan.stores})
     for (const WideAccess &access : *list)

@@ -114,6 +114,7 @@ void threadbind::buildMapStage(OpPassManager &pm,
   loops.blockShape.assign(mapping.blockShape.begin(), mapping.blockShape.end());
   loops.dimOrder.assign(mapping.dimOrder.begin(), mapping.dimOrder.end());
   loops.gridPolicy = mapping.gridPolicy;
+  loops.stencilCover = mapping.stencilCover;
   loops.maxBlocks = mapping.maxBlocks;
   loops.emitRemarks = options.shared.remarks;
   loops.sequentialFallback = mapping.sequentialFallback;

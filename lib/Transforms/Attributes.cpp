@@ -49,6 +49,18 @@ std::optional<GridPolicy> threadbind::getGridPolicy(Operation *launch) {
   return symbolizeGridPolicy(name.getValue());
 }
 
+void threadbind::setStencilChoice(Operation *launch) {
+  launch->setAttr(kStencilChoiceAttr, UnitAttr::get(launch->getContext()));
+}
+
+bool threadbind::isStencilChoice(Operation *launch) {
+  return isa_and_nonnull<UnitAttr>(launch->getAttr(kStencilChoiceAttr));
+}
+
+void threadbind::clearStencilChoice(Operation *launch) {
+  launch->removeAttr(kStencilChoiceAttr);
+}
+
 void threadbind::setWrittenDims(Operation *loop, const WrittenDims &written) {
   Builder builder(loop->getContext());
   loop->setAttr(kWrittenDimsAttr, builder.getDenseI64ArrayAttr(written.dims));

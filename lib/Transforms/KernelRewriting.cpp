@@ -208,6 +208,24 @@ Value threadbind::createElementAddress(OpBuilder &builder, Location loc,
       mul(element, arith::ConstantIndexOp::create(builder, loc, bytes)));
 }
 
+Value threadbind::createRowsStartAlike(OpBuilder &builder, Location loc,
+                                       Value memref, int64_t width) {
+  if (cast<MemRefType>(memref.getType()).getRank() < 2)
+    return Value();
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value vector = arith::ConstantIndexOp::create(builder, loc, width);
+  Value alike;
+  for (Value stride : metadata.getStrides().drop_back()) {
+    Value whole = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(builder, loc, stride, vector), zero);
+    alike = alike ? arith::AndIOp::create(builder, loc, alike, whole) : whole;
+  }
+  return alike;
+}
+
 Value threadbind::createIsAligned(OpBuilder &builder, Location loc,
                                   Value memref, ValueRange outerIndices,
                                   Value first, uint64_t alignment) {

@@ -31,6 +31,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -311,6 +312,97 @@ int64_t threadbind::getDimOrderRank(scf::ParallelOp outerLoop) {
   return written ? written->rank : loop.getNumLoops();
 }
 
+/// Whether `a` and `b` hold the same value: one SSA value, or results of
+/// equal pure ops on the same values (a stencil's `i - 1` may be computed
+/// again for each load until CSE runs).
+static bool isSameValue(Value a, Value b, unsigned depth = 4) {
+  if (a == b)
+    return true;
+  auto x = dyn_cast<OpResult>(a), y = dyn_cast<OpResult>(b);
+  if (!depth || !x || !y || x.getResultNumber() != y.getResultNumber() ||
+      !isPure(x.getOwner()) || !isPure(y.getOwner()))
+    return false;
+  return OperationEquivalence::isEquivalentTo(
+      x.getOwner(), y.getOwner(),
+      [&](Value l, Value r) { return success(isSameValue(l, r, depth - 1)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// The constant c where `index` is `iv + c`: `iv` itself, or an addi or
+/// subi of it and a constant; nullopt otherwise.
+static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
+  if (index == iv)
+    return 0;
+  std::optional<std::pair<Value, int64_t>> split = splitConstantAddend(index);
+  if (split && split->first == iv)
+    return split->second;
+  return std::nullopt;
+}
+
+/// Whether `loop`'s body reads one row of a memref at two offsets along
+/// dimension `d` (a stencil's a[i][j - 1] and a[i][j + 1]): the loads
+/// threadbind-widen-accesses takes from a row's vectors, in cover launches
+/// only.
+static bool readsShiftedRows(scf::ParallelOp loop, unsigned d) {
+  Value iv = loop.getInductionVars()[d];
+  struct RowRead {
+    Value memref;
+    ValueRange outer;
+    int64_t offset;
+  };
+  SmallVector<RowRead> reads;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (!load || load.getIndices().empty())
+      continue;
+    std::optional<int64_t> offset = getOffsetFrom(load.getIndices().back(), iv);
+    if (!offset)
+      continue;
+    ValueRange outer = load.getIndices().drop_back();
+    for (const RowRead &read : reads)
+      if (read.memref == load.getMemRef() && read.offset != *offset &&
+          llvm::all_of(llvm::zip_equal(read.outer, outer), [](auto pair) {
+            return isSameValue(std::get<0>(pair), std::get<1>(pair));
+          }))
+        return true;
+    reads.push_back({load.getMemRef(), outer, *offset});
+  }
+  return false;
+}
+
+/// How many elements of the widest type `loop` loads or stores a vector of
+/// `vectorBytes` holds; 0 where one is not a whole number of bytes.
+static int64_t getVectorWidth(scf::ParallelOp loop, unsigned vectorBytes) {
+  unsigned widest = 0;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    Value memref;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      memref = load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      memref = store.getMemRef();
+    else
+      return WalkResult::advance();
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+      return WalkResult::interrupt();
+    widest = std::max(widest, element.getIntOrFloatBitWidth() / 8);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || widest == 0)
+    return 0;
+  return vectorBytes / widest;
+}
+
+/// Whether a cover grid for `plan` may fit: every static extent does.
+static bool mayCoverFit(scf::ParallelOp loop, const LoopMappingPlan &plan) {
+  for (unsigned g = 0; g < plan.groups.size(); ++g) {
+    std::optional<int64_t> blocks = getStaticCoverBlocks(loop, plan, g);
+    if (blocks && *blocks > GpuLimits::kMaxGridDim[g])
+      return false;
+  }
+  return true;
+}
+
 FailureOr<LoopMappingPlan>
 threadbind::planLoopMapping(scf::ParallelOp outerLoop,
                             const LoopMappingOptions &options,
@@ -410,6 +502,21 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
       failed(verifyCoverGridFits(outerLoop, plan)))
     return failure();
   plan.coverCopies = planCoverCopies(outerLoop, plan, options);
+  // A stencil widens in a cover launch, where a vector a thread with its
+  // row's neighbours loaded once ran 1.05-1.6x faster than the grid-stride
+  // launch, and not in a grid-stride nest; at odd row lengths no row
+  // starts alike and the grid-stride launch was faster
+  // (bench/results/2026-11-29-stencil-widen-h200.md). A cap on the grid
+  // is the user's, which a cover launch would not keep.
+  if (options.stencilCover && options.gridPolicy == GridPolicy::GridStride &&
+      options.maxBlocks == 0 && !plan.innerLoop && numGroups >= 2 &&
+      plan.groups[0].size() == 1 &&
+      readsShiftedRows(loop, plan.groups[0].front()) &&
+      mayCoverFit(loop, plan)) {
+    int64_t width = getVectorWidth(loop, options.vectorBytes);
+    if (width >= 2)
+      plan.stencilCoverWidth = width;
+  }
   return plan;
 }
 
@@ -749,17 +856,6 @@ static bool hasStencilAlong(scf::ParallelOp loop, unsigned d) {
   return stencil;
 }
 
-/// The constant c where `index` is `iv + c`: `iv` itself, or an addi or
-/// subi of it and a constant; nullopt otherwise.
-static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
-  if (index == iv)
-    return 0;
-  std::optional<std::pair<Value, int64_t>> split = splitConstantAddend(index);
-  if (split && split->first == iv)
-    return split->second;
-  return std::nullopt;
-}
-
 /// The 128-byte cache lines that 32 consecutive elements of `bytes` bytes
 /// each touch, the first at element `start + offset` of a row (rows taken
 /// to start on a line). Both are reduced modulo a line's elements of one
@@ -985,15 +1081,17 @@ static gpu::LaunchOp mapRowPerBlock(RewriterBase &rewriter,
   return launch;
 }
 
-/// Whether a cover grid fits every dimension of `loop` but x (which must
-/// fit, see verifyCoverGridFits): computed on the host at the rewriter's
-/// insertion point.
+/// Whether a cover grid fits every dimension of `loop` from group
+/// `firstGroup` on (x must fit under the cover policy, see
+/// verifyCoverGridFits): computed on the host at the rewriter's insertion
+/// point.
 static Value createCoverFits(RewriterBase &rewriter, scf::ParallelOp loop,
-                             const LoopMappingPlan &plan) {
+                             const LoopMappingPlan &plan,
+                             unsigned firstGroup = 1) {
   IndexBuilder ib{rewriter, loop.getLoc()};
   SmallVector<Value> trips = ib.tripCounts(loop);
   Value fits;
-  for (unsigned g = 1; g < plan.groups.size(); ++g) {
+  for (unsigned g = firstGroup; g < plan.groups.size(); ++g) {
     Value blocks = ib.ceilDivu(ib.extent(trips, plan.groups[g]),
                                ib.cst(plan.blockShape[g]));
     Value fitsG =
@@ -1004,6 +1102,54 @@ static Value createCoverFits(RewriterBase &rewriter, scf::ParallelOp loop,
   return fits;
 }
 
+/// Whether, on the host at the rewriter's insertion point, the rows of
+/// every memref `loop` accesses start alike (createRowsStartAlike); null
+/// where no memref has more than one dimension.
+static Value createRowsStartAlike(RewriterBase &rewriter, scf::ParallelOp loop,
+                                  int64_t width) {
+  SetVector<Value> memrefs;
+  loop.getBody()->walk([&](Operation *op) {
+    if (std::optional<std::pair<Value, ValueRange>> access = getLoadOrStore(op))
+      if (loop.isDefinedOutsideOfLoop(access->first))
+        memrefs.insert(access->first);
+  });
+  Value alike;
+  for (Value memref : memrefs)
+    if (Value whole =
+            createRowsStartAlike(rewriter, loop.getLoc(), memref, width))
+      alike = alike
+                  ? arith::AndIOp::create(rewriter, loop.getLoc(), alike, whole)
+                  : whole;
+  return alike;
+}
+
+/// A stencil nest under the grid-stride policy (plan.stencilCoverWidth): a
+/// cover launch, a thread an iteration, where the host finds every row
+/// starting alike and the grid fitting, for threadbind-widen-accesses to
+/// widen; the grid-stride launch otherwise.
+static void mapStencilChoice(RewriterBase &rewriter, scf::ParallelOp loop,
+                             const LoopMappingPlan &plan,
+                             const LoopMappingOptions &options) {
+  Location loc = loop.getLoc();
+  Value cover = createCoverFits(rewriter, loop, plan, /*firstGroup=*/0);
+  if (Value alike =
+          createRowsStartAlike(rewriter, loop, plan.stencilCoverWidth))
+    cover = arith::AndIOp::create(rewriter, loc, cover, alike);
+  auto choice =
+      scf::IfOp::create(rewriter, loc, cover, /*withElseRegion=*/true);
+  rewriter.setInsertionPoint(choice.thenBlock()->getTerminator());
+  auto copy = cast<scf::ParallelOp>(rewriter.clone(*loop));
+  rewriter.moveOpBefore(loop, choice.elseBlock()->getTerminator());
+  LoopMappingOptions coverOptions = options;
+  coverOptions.gridPolicy = GridPolicy::Cover;
+  rewriter.setInsertionPoint(copy);
+  setStencilChoice(
+      mapFlatLoop(rewriter, copy, plan, coverOptions, /*exactCover=*/true));
+  rewriter.setInsertionPoint(loop);
+  setStencilChoice(
+      mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/false));
+}
+
 void threadbind::mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
                                  const LoopMappingPlan &plan,
                                  const LoopMappingOptions &options) {
@@ -1011,6 +1157,10 @@ void threadbind::mapLoopToLaunch(RewriterBase &rewriter, scf::ParallelOp loop,
   rewriter.setInsertionPoint(loop);
   if (plan.innerLoop) {
     mapRowPerBlock(rewriter, loop, plan, options);
+    return;
+  }
+  if (plan.stencilCoverWidth) {
+    mapStencilChoice(rewriter, loop, plan, options);
     return;
   }
   switch (plan.coverCopies) {
@@ -1051,6 +1201,7 @@ struct MapLoopsToThreadsPass
     mappingOptions.blockShape.assign(blockShape.begin(), blockShape.end());
     mappingOptions.dimOrder.assign(dimOrder.begin(), dimOrder.end());
     mappingOptions.gridPolicy = gridPolicy;
+    mappingOptions.stencilCover = stencilCover;
     mappingOptions.maxBlocks = maxBlocks;
     mappingOptions.emitRemarks = emitRemarks;
     mappingOptions.stageTransposes = stageTransposes;
@@ -1350,6 +1501,15 @@ void MapLoopsToThreadsPass::runOnOperation() {
                     "blocks";
           break;
         }
+        if (plan.stencilCoverWidth)
+          remark << "; its rows are read at shifted offsets (a stencil's), "
+                    "so a cover launch, a thread an iteration, runs instead "
+                    "where the host finds every outer stride a whole number "
+                    "of "
+                 << plan.stencilCoverWidth
+                 << " elements and the grid fitting, for "
+                    "threadbind-widen-accesses to widen (which drops it "
+                    "where it cannot)";
         if (!plan.fittedFrom.empty()) {
           remark << "; block-shape ";
           llvm::interleave(plan.fittedFrom, remark, "x");

@@ -629,6 +629,22 @@ void planRows(WideningPlan &plan) {
   }
 }
 
+/// Whether `launch` is the grid-stride launch of a stencil's host choice
+/// whose cover launch is still there (see kStencilChoiceAttr): static
+/// sizes may have settled the choice already.
+bool hasCoverPartner(gpu::LaunchOp launch) {
+  auto choice = dyn_cast<scf::IfOp>(launch->getParentOp());
+  if (!isStencilChoice(launch) || !choice ||
+      launch->getBlock() != choice.elseBlock())
+    return false;
+  WalkResult walk = choice.thenBlock()->walk([](gpu::LaunchOp cover) {
+    return isStencilChoice(cover) && getGridPolicy(cover) == GridPolicy::Cover
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 /// The plan for widening the loop of `lanes`, which `isCover` says the
 /// pass built from a cover launch's guard (its grid then the loop's). Ops
 /// of its body that are the same in every iteration move out of it first
@@ -834,10 +850,16 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
     // ran faster than scalar ones
     // (bench/results/2026-11-29-stencil-widen-h200.md).
     if (plan.gridOwner != loop.getOperation()) {
-      plan.whyNot = "its rows are read at shifted offsets (a stencil's), "
-                    "which are widened in cover launches "
-                    "(--grid-policy=cover) and in loops that are alone in "
-                    "their grid-stride launch, not in a grid-stride nest";
+      plan.whyNot = hasCoverPartner(launch)
+                        ? "its rows are read at shifted offsets (a "
+                          "stencil's), which a grid-stride nest does not "
+                          "widen; the host runs the cover launch beside it "
+                          "where every row starts alike"
+                        : "its rows are read at shifted offsets (a "
+                          "stencil's), which are widened in cover launches "
+                          "(--grid-policy=cover) and in loops that are "
+                          "alone in their grid-stride launch, not in a "
+                          "grid-stride nest";
       return plan;
     }
     planRows(plan);
@@ -1065,16 +1087,7 @@ Value Widener::commonMisalignment(Value &elements, Value from, bool firstRow) {
 }
 
 Value Widener::rowsStartAlike(Value memref) {
-  auto metadata =
-      memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
-  Value alike;
-  for (Value stride : metadata.getStrides().drop_back()) {
-    Value whole = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(rewriter, loc, stride, cst(plan.width)), cst(0));
-    alike = alike ? arith::AndIOp::create(rewriter, loc, alike, whole) : whole;
-  }
-  return alike;
+  return createRowsStartAlike(rewriter, loc, memref, plan.width);
 }
 
 Value Widener::hostAgreement(Value &elements, Value &from) {
@@ -1502,7 +1515,10 @@ void Widener::run() {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(launch);
     hostAgree = hostAgreement(hostPast, hostFrom);
-    if (hostAgree && !isConstantIntValue(hostAgree, 1)) {
+    // A launch of a stencil's host choice runs only where the host found
+    // every row starting alike; the grid-stride launch runs otherwise.
+    if (hostAgree && !isConstantIntValue(hostAgree, 1) &&
+        !isStencilChoice(launch)) {
       auto choice = scf::IfOp::create(rewriter, loc, hostAgree,
                                       /*withElseRegion=*/true);
       rewriter.setInsertionPoint(choice.elseBlock()->getTerminator());
@@ -1565,6 +1581,45 @@ void Widener::run() {
   emitScalar(start(), vectorStart);
   emitWide();
   rewriter.moveOpBefore(original, ifOp.elseBlock()->getTerminator());
+}
+
+/// The launches in `block`, at any depth.
+SmallVector<gpu::LaunchOp> getLaunches(Block *block) {
+  SmallVector<gpu::LaunchOp> launches;
+  block->walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  return launches;
+}
+
+/// Settles the stencil choices threadbind-map-loops-to-threads made (see
+/// kStencilChoiceAttr): a cover launch this pass widened stays, run where
+/// the host finds every row starting alike; one it did not widen would run
+/// slower than the grid-stride launch, which then runs alone. A choice that
+/// canonicalization merged with another keeps both branches (each is
+/// correct).
+void settleStencilChoices(Operation *root, const DenseSet<Operation *> &widened,
+                          RewriterBase &rewriter) {
+  SmallVector<scf::IfOp> dropped;
+  root->walk([&](gpu::LaunchOp launch) {
+    if (!isStencilChoice(launch) ||
+        getGridPolicy(launch) != GridPolicy::Cover || widened.contains(launch))
+      return;
+    auto choice = dyn_cast<scf::IfOp>(launch->getParentOp());
+    if (!choice || choice.getNumResults() != 0 ||
+        launch->getBlock() != choice.thenBlock() || !choice.elseBlock())
+      return;
+    SmallVector<gpu::LaunchOp> otherwise = getLaunches(choice.elseBlock());
+    if (getLaunches(choice.thenBlock()).size() == 1 && otherwise.size() == 1 &&
+        isStencilChoice(otherwise.front()) &&
+        getGridPolicy(otherwise.front()) == GridPolicy::GridStride)
+      dropped.push_back(choice);
+  });
+  for (scf::IfOp choice : dropped) {
+    for (Operation &op :
+         llvm::make_early_inc_range(choice.elseBlock()->without_terminator()))
+      rewriter.moveOpBefore(&op, choice);
+    rewriter.eraseOp(choice);
+  }
+  root->walk([&](gpu::LaunchOp launch) { clearStencilChoice(launch); });
 }
 
 struct WidenAccessesPass
@@ -1653,6 +1708,7 @@ void WidenAccessesPass::runOnOperation() {
     coverLoops.insert(loop);
     plans.push_back(std::move(plan));
   }
+  DenseSet<Operation *> widened;
   for (WideningPlan &plan : plans) {
     bool isCover = coverLoops.contains(plan.lanes.loop);
     if (!plan.whyNot.empty()) {
@@ -1685,6 +1741,8 @@ void WidenAccessesPass::runOnOperation() {
                                  "peeled at run time");
     }
     Widener(rewriter, plan, isCover ? 1 : unroll, assumeAligned).run();
+    widened.insert(plan.launch);
     ++numWidened;
   }
+  settleStencilChoices(getOperation(), widened, rewriter);
 }

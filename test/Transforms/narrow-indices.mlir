@@ -7,13 +7,14 @@
 // product (its sum over k an scf.for, then a sequential scf.parallel
 // reduction, both counted in i32), a 2-D stencil reading i-1 and j+1, a
 // triangle whose inner bound is the row, a 3-D nest, and views with an
-// offset and non-unit strides; under the default mapping, cover grids of
-// 64 threads and a 3-D block shape. Views with a negative stride or a
+// offset and non-unit strides; under the grid-stride mapping (one launch a
+// nest: stencil-cover=false), cover grids of 64 threads and a 3-D block
+// shape. Views with a negative stride or a
 // stride of 2^31 must run the launch as it was. A mutant that drops one
 // access's stride must change the results.
 // REQUIRES: mlir-runner
 
-// RUN: threadbind-opt %s -threadbind-map-to-gpu > %t.mapped.mlir
+// RUN: threadbind-opt %s -threadbind-map-to-gpu=stencil-cover=false > %t.mapped.mlir
 // RUN: threadbind-opt %t.mapped.mlir -threadbind-narrow-indices=remarks 2>%t.remarks >%t.mlir
 // RUN: FileCheck %s --check-prefix=REMARKS < %t.remarks
 // RUN: FileCheck %s < %t.mlir

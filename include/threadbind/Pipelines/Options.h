@@ -67,6 +67,9 @@ struct MappingOptions {
   bool registerTiles = true;
   /// Register-tiled k loops staged through workgroup memory.
   bool sharedTiles = true;
+  /// Give stencil nests a cover launch for widening, beside the
+  /// grid-stride one.
+  bool stencilCover = true;
 
   template <typename Binder> void bindOptions(Binder &b) {
     namespace cl = llvm::cl;
@@ -125,6 +128,16 @@ struct MappingOptions {
                       "block reads each k step's rows and columns once, "
                       "coalesced, and each thread computes 8x8 outputs "
                       "from them"));
+    b.option(stencilCover, "stencil-cover",
+             cl::desc("Under grid-policy=grid-stride, give a 2-D or 3-D "
+                      "nest that reads rows at shifted offsets along x (a "
+                      "stencil's j-1, j, j+1) a cover launch too, widened "
+                      "to a vector a thread, which the host runs where "
+                      "every row starts alike and the grid fits; the "
+                      "grid-stride launch runs otherwise; "
+                      "threadbind-widen-accesses keeps the cover launch "
+                      "where it widens it and drops it elsewhere "
+                      "(vector-bytes=0 keeps one launch)"));
     b.option(collapseNests, "collapse-nests",
              cl::desc("Run a nest whose accesses all walk row-major "
                       "memrefs in the loop's order as one loop over the "

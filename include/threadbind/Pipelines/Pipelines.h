@@ -34,7 +34,8 @@ void buildNormalizePipeline(OpPassManager &pm, bool loopReductions = true,
 
 /// Binds every outermost reduction, then every other outermost parallel
 /// loop, to gpu.launch ops and cleans up. Threads a block must be a count,
-/// not auto.
+/// not auto. Stencil nests may get a cover launch beside the grid-stride
+/// one (`stencil-cover`), which threadbind-widen-accesses settles.
 void buildMapStage(OpPassManager &pm, const MapToGPUOptions &options);
 
 /// Upstream MLIR's mapping, for comparison: `gpu-map-parallel-loops` then

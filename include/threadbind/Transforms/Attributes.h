@@ -35,6 +35,14 @@ inline constexpr StringLiteral kTailGuardAttr = "threadbind.tail_guard";
 /// "cover", for widening and the manifest (a string).
 inline constexpr StringLiteral kGridPolicyAttr = "threadbind.grid_policy";
 
+/// On the two `gpu.launch`es threadbind-map-loops-to-threads makes of a
+/// stencil nest under the grid-stride policy, the branches of one host
+/// `scf.if`: a cover launch where every row starts alike and the grid fits,
+/// the grid-stride launch otherwise. threadbind-widen-accesses keeps the
+/// cover launch where it widens it and runs the grid-stride one alone where
+/// it does not (a unit attribute).
+inline constexpr StringLiteral kStencilChoiceAttr = "threadbind.stencil_choice";
+
 /// On an `scf.if` that threadbind-unswitch-uniform-conditions decided not to
 /// hoist, while that pass runs (a unit attribute).
 inline constexpr StringLiteral kUnswitchRejectedAttr =
@@ -85,10 +93,10 @@ inline constexpr StringLiteral kDisjointHelperAttr =
 
 /// The marks one pass leaves for another, which no input may carry.
 inline constexpr StringLiteral kInternalMarks[] = {
-    kTailGuardAttr,    kGridPolicyAttr,      kUnswitchRejectedAttr,
-    kWrittenDimsAttr,  kWrittenRankAttr,     kSequentialReasonAttr,
-    kHostReadbackAttr, kCollapsedFromAttr,   kReadOnlyLoadAttr,
-    kNoAliasReadOnlyAttr, kDisjointHelperAttr};
+    kTailGuardAttr,       kGridPolicyAttr,     kUnswitchRejectedAttr,
+    kWrittenDimsAttr,     kWrittenRankAttr,    kSequentialReasonAttr,
+    kHostReadbackAttr,    kCollapsedFromAttr,  kReadOnlyLoadAttr,
+    kNoAliasReadOnlyAttr, kDisjointHelperAttr, kStencilChoiceAttr};
 
 /// A user's mark, not internal: on an `scf.parallel` (carried to its
 /// `gpu.launch`), the tail strategy for that loop, overriding the pass
@@ -104,6 +112,11 @@ void clearTailGuard(Operation *ifOp);
 /// by hand.
 void setGridPolicy(Operation *launch, GridPolicy policy);
 std::optional<GridPolicy> getGridPolicy(Operation *launch);
+
+/// A launch of a stencil's host choice (see kStencilChoiceAttr).
+void setStencilChoice(Operation *launch);
+bool isStencilChoice(Operation *launch);
+void clearStencilChoice(Operation *launch);
 
 /// The dimensions of a folded loop as written.
 struct WrittenDims {

@@ -108,6 +108,13 @@ bool isVectorElementType(Type type);
 Value createElementAddress(OpBuilder &builder, Location loc, Value memref,
                            ValueRange outerIndices, Value first);
 
+/// An i1 that holds where every outer stride of `memref` is a whole
+/// number of `width` elements, so that its rows all start the same number
+/// of elements past a boundary of `width`; null for a memref of one
+/// dimension or none.
+Value createRowsStartAlike(OpBuilder &builder, Location loc, Value memref,
+                           int64_t width);
+
 /// An i1 that holds where element [outerIndices..., first] of `memref`
 /// starts at a multiple of `alignment` bytes (see createElementAddress).
 Value createIsAligned(OpBuilder &builder, Location loc, Value memref,

@@ -129,6 +129,14 @@ struct LoopMappingPlan {
   std::string reason;
   /// The launches the loop becomes.
   CoverCopies coverCopies = CoverCopies::Single;
+  /// Under the grid-stride policy, for a nest that reads rows at shifted
+  /// offsets along x (a stencil's, which threadbind-widen-accesses widens
+  /// in cover launches only): the elements a vector of `vector-bytes`
+  /// holds. The loop then also becomes a cover launch, which the host runs
+  /// where every outer stride of the memrefs it accesses is a whole number
+  /// of vectors and the grid fits, and widening keeps where it widens it.
+  /// 0 for the policy's launch alone.
+  int64_t stencilCoverWidth = 0;
 };
 
 /// Returns success if `loop` can become a kernel: its body has no calls,

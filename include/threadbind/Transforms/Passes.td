@@ -61,6 +61,23 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
     needs); the loops' set-up in every thread cost PolyBench conv3d's
     kernel 7% of its time. Index arithmetic is 64-bit.
 
+    With `stencil-cover` (which the pipelines set by default), a nest of
+    two or three dimensions that reads one row of a memref at two offsets
+    along x (a stencil's `a[i][j-1]` and `a[i][j+1]`) becomes two launches
+    under the grid-stride policy when `vector-bytes` holds two elements of
+    its widest type and `max-blocks` is 0: a cover launch (with guards
+    along every dimension) in the then-branch of a host `scf.if` that
+    holds where every outer stride of each memref the nest accesses is a
+    whole number of vectors and the cover grid fits, and the grid-stride
+    launch in the else-branch. threadbind-widen-accesses widens stencils
+    in cover launches only; it keeps the cover launch where it widens it
+    and drops it elsewhere (until it runs, both launches are there, each
+    right). On an H200 the widened cover launch ran 1.05-1.6x faster than
+    the grid-stride one, which ran faster at odd row lengths, where no
+    vector start serves every row
+    (bench/results/2026-11-29-stencil-widen-h200.md). Static sizes settle
+    the test when the IR is canonicalized.
+
     A function whose loops cannot all run on the device (calls to host
     functions, allocation, ops with unknown side effects, reductions, values
     a kernel cannot take, gpu ops other than `gpu.printf`, tensors, memref
@@ -194,6 +211,12 @@ def MapLoopsToThreadsPass : Pass<"threadbind-map-loops-to-threads",
            "Run a nest whose loads walk memory contiguously along another "
            "loop dimension than its stores (a transpose, a permutation) "
            "through tiles in workgroup memory, both sides coalesced">,
+    Option<"stencilCover", "stencil-cover", "bool", "false",
+           "Under grid-policy=grid-stride, give a nest that reads rows at "
+           "shifted offsets along x (a stencil's) a cover launch too, which "
+           "the host runs where every row starts alike, for "
+           "threadbind-widen-accesses to widen or drop (the pipelines set "
+           "it unless told stencil-cover=false)">,
     Option<"vectorBytes", "vector-bytes", "unsigned",
            "::mlir::threadbind::kDefaultVectorBytes",
            "Widest vector access a staged tile may use: tiles of 1- and "
@@ -1306,7 +1329,13 @@ def WidenAccessesPass : Pass<"threadbind-widen-accesses"> {
     two and three dimensions too) and in loops alone in a grid-stride
     launch, not in grid-stride nests, where each thread walks rows and on
     an H200 they ran up to 2.5 times slower widened
-    (bench/results/2026-11-29-stencil-widen-h200.md). The mapping's
+    (bench/results/2026-11-29-stencil-widen-h200.md). Under the default
+    grid-stride policy the mapping gives a stencil nest a cover launch
+    too, which the host runs where every row starts alike (see
+    threadbind-map-loops-to-threads): where this pass widens that cover
+    launch it keeps the host's choice (and needs no copy of the launch as
+    it was), and where it cannot, it drops the cover launch and the
+    grid-stride launch runs alone. The mapping's
     warp-aligned start (an x loop from below its lower bound whose body
     skips the first iterations in a branch) is widened from the lower
     bound. Ops of the body that are the same in every iteration move out

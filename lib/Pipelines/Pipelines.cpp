@@ -293,10 +293,20 @@ LogicalResult threadbind::buildToPTXPipeline(
 }
 
 void threadbind::registerPipelines() {
-  PassPipelineRegistration<>(
+  // By hand too: PassPipelineRegistration<> refuses options without a
+  // word, and the tool would exit 1 saying nothing.
+  registerPassPipeline(
       "threadbind-normalize",
       "Bring linalg, scf.forall and affine.parallel to scf.parallel",
-      [](OpPassManager &pm) { buildNormalizePipeline(pm); });
+      [](OpPassManager &pm, StringRef optionsString,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        if (!optionsString.trim().empty())
+          return errorHandler("threadbind-normalize takes no options, not '" +
+                              optionsString + "'");
+        buildNormalizePipeline(pm);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
   // Registered by hand rather than through PassPipelineRegistration so that
   // bad values are errors, not aborts; the options are those of
   // threadbind-compile, bound from the same structs.

@@ -303,6 +303,17 @@ class Case:
                 self.emit(f"    {near} = memref.load {view}"
                           f"[{', '.join([a] + idx[1:])}] : {view_type}")
                 loaded.append(near)
+            # Sometimes one further along the last dimension too, as a
+            # stencil reads j and j + 1: the mapping gives such nests a cover
+            # launch beside the grid-stride one, which widening keeps or
+            # drops.
+            if dims > 1 and self.later_rng.random() < 0.3:
+                a = self.fresh("ix")
+                self.emit(f"    {a} = arith.addi {idx[-1]}, %c1 : index")
+                near = self.fresh("x")
+                self.emit(f"    {near} = memref.load {view}"
+                          f"[{', '.join(idx[:-1] + [a])}] : {view_type}")
+                loaded.append(near)
         pool = loaded + [scalar, self.from_index(t, rng.choice(ivs))]
         value = rng.choice(pool)
         for _ in range(rng.randint(1, 4)):

@@ -312,6 +312,27 @@ int64_t threadbind::getDimOrderRank(scf::ParallelOp outerLoop) {
   return written ? written->rank : loop.getNumLoops();
 }
 
+/// The static iteration count of each of `plan`'s groups of `loop`; none
+/// where a dimension's is dynamic (or the product overflows).
+static SmallVector<std::optional<int64_t>, 3>
+getGroupExtents(scf::ParallelOp loop, const LoopMappingPlan &plan) {
+  SmallVector<std::optional<int64_t>, 3> extents;
+  for (const auto &group : plan.groups) {
+    std::optional<int64_t> extent = 1;
+    for (unsigned d : group) {
+      std::optional<int64_t> trips = getStaticTripCount(loop, d);
+      extent =
+          trips && extent ? llvm::checkedMul(*extent, *trips) : std::nullopt;
+    }
+    extents.push_back(extent);
+  }
+  return extents;
+}
+
+/// Threads along x of a 3-D stencil's cover launch (see
+/// LoopMappingPlan::stencilCoverBlock).
+static constexpr int64_t kStencilCoverBlockX = 16;
+
 /// Whether `a` and `b` hold the same value: one SSA value, or results of
 /// equal pure ops on the same values (a stencil's `i - 1` may be computed
 /// again for each load until CSE runs).
@@ -488,15 +509,7 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
                 countLoadsPerIteration(loop, kFlatBlockMaxLoads).has_value();
     plan.blockShape =
         defaultBlockShape(options.threadsPerBlock, numGroups, flat);
-    SmallVector<std::optional<int64_t>> extents;
-    for (const auto &group : plan.groups) {
-      std::optional<int64_t> extent = 1;
-      for (unsigned d : group)
-        extent = trips[d] && extent ? llvm::checkedMul(*extent, *trips[d])
-                                    : std::nullopt;
-      extents.push_back(extent);
-    }
-    fitBlockShapeToExtents(plan.blockShape, extents);
+    fitBlockShapeToExtents(plan.blockShape, getGroupExtents(loop, plan));
   }
   if (options.gridPolicy == GridPolicy::Cover &&
       failed(verifyCoverGridFits(outerLoop, plan)))
@@ -516,6 +529,25 @@ threadbind::planLoopMapping(scf::ParallelOp outerLoop,
     int64_t width = getVectorWidth(loop, options.vectorBytes);
     if (width >= 2)
       plan.stencilCoverWidth = width;
+    // Widened, a cover launch's x threads each take a vector: 64x4 blocks
+    // then span 256 elements of a row, and a 318-element row (PolyBench
+    // conv3d at 320^3) left 48 of 128 threads idle. On an H200, 16x16x1
+    // blocks ran conv3d, heat-3d and grad3d at 320^3 11-18% faster than
+    // 64x4x1 and box27s 2% faster than 32x4x2, and within 2% at 256^3
+    // (bench/results/2026-11-29-stencil-choice-blocks-h200.log). The
+    // grid-stride launch keeps its block: there 16x16x1 ran odd sizes up
+    // to 38% slower.
+    int64_t threads =
+        plan.blockShape[0] * plan.blockShape[1] * plan.blockShape[2];
+    if (plan.stencilCoverWidth && numGroups == 3 &&
+        options.blockShape.empty() && threads % kStencilCoverBlockX == 0) {
+      plan.stencilCoverBlock = {kStencilCoverBlockX,
+                                threads / kStencilCoverBlockX, 1};
+      fitBlockShapeToExtents(plan.stencilCoverBlock,
+                             getGroupExtents(loop, plan));
+      if (plan.stencilCoverBlock == plan.blockShape)
+        plan.stencilCoverBlock.clear();
+    }
   }
   return plan;
 }
@@ -1131,7 +1163,10 @@ static void mapStencilChoice(RewriterBase &rewriter, scf::ParallelOp loop,
                              const LoopMappingPlan &plan,
                              const LoopMappingOptions &options) {
   Location loc = loop.getLoc();
-  Value cover = createCoverFits(rewriter, loop, plan, /*firstGroup=*/0);
+  LoopMappingPlan coverPlan = plan;
+  if (!plan.stencilCoverBlock.empty())
+    coverPlan.blockShape = plan.stencilCoverBlock;
+  Value cover = createCoverFits(rewriter, loop, coverPlan, /*firstGroup=*/0);
   if (Value alike =
           createRowsStartAlike(rewriter, loop, plan.stencilCoverWidth))
     cover = arith::AndIOp::create(rewriter, loc, cover, alike);
@@ -1143,8 +1178,8 @@ static void mapStencilChoice(RewriterBase &rewriter, scf::ParallelOp loop,
   LoopMappingOptions coverOptions = options;
   coverOptions.gridPolicy = GridPolicy::Cover;
   rewriter.setInsertionPoint(copy);
-  setStencilChoice(
-      mapFlatLoop(rewriter, copy, plan, coverOptions, /*exactCover=*/true));
+  setStencilChoice(mapFlatLoop(rewriter, copy, coverPlan, coverOptions,
+                               /*exactCover=*/true));
   rewriter.setInsertionPoint(loop);
   setStencilChoice(
       mapFlatLoop(rewriter, loop, plan, options, /*exactCover=*/false));
@@ -1305,7 +1340,7 @@ void MapLoopsToThreadsPass::runOnOperation() {
 
     // Check and plan every loop before rewriting any: a function with one
     // loop that cannot be bound is left exactly as it was.
-    SmallVector<LoopMappingPlan> plans;
+    SmallVector<LoopMappingPlan, 0> plans;
     SmallVector<std::optional<StagedTransposePlan>> stagedPlans;
     SmallVector<std::optional<RegisterTilePlan>> tilePlans;
     bool funcOk = true;
@@ -1501,15 +1536,21 @@ void MapLoopsToThreadsPass::runOnOperation() {
                     "blocks";
           break;
         }
-        if (plan.stencilCoverWidth)
+        if (plan.stencilCoverWidth) {
           remark << "; its rows are read at shifted offsets (a stencil's), "
-                    "so a cover launch, a thread an iteration, runs instead "
+                    "so a cover launch";
+          if (!plan.stencilCoverBlock.empty())
+            remark << " in " << plan.stencilCoverBlock[0] << "x"
+                   << plan.stencilCoverBlock[1] << "x"
+                   << plan.stencilCoverBlock[2] << " blocks";
+          remark << ", a thread an iteration, runs instead "
                     "where the host finds every outer stride a whole number "
                     "of "
                  << plan.stencilCoverWidth
                  << " elements and the grid fitting, for "
                     "threadbind-widen-accesses to widen (which drops it "
                     "where it cannot)";
+        }
         if (!plan.fittedFrom.empty()) {
           remark << "; block-shape ";
           llvm::interleave(plan.fittedFrom, remark, "x");

@@ -49,18 +49,21 @@
 // RUN: threadbind-opt %s -threadbind-normalize -threadbind-map-reductions -threadbind-map-loops-to-threads | FileCheck %s --check-prefix=ONE
 // RUN: threadbind-opt %s -threadbind-normalize -threadbind-map-reductions -threadbind-map-loops-to-threads=stencil-cover -canonicalize -cse | FileCheck %s --check-prefix=MAP
 
-// MAP-REMARK-COUNT-2: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x because {{.*}}; its rows are read at shifted offsets (a stencil's), so a cover launch, a thread an iteration, runs instead where the host finds every outer stride a whole number of 4 elements and the grid fitting, for threadbind-widen-accesses to widen (which drops it where it cannot)
+// MAP-REMARK: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x because {{.*}}; its rows are read at shifted offsets (a stencil's), so a cover launch, a thread an iteration, runs instead where the host finds every outer stride a whole number of 4 elements and the grid fitting, for threadbind-widen-accesses to widen (which drops it where it cannot)
+// MAP-REMARK: remark: bound to gpu.launch: loop dimension 2 on threadIdx.x because {{.*}}; block 64x4x1, grid-stride grid; its rows are read at shifted offsets (a stencil's), so a cover launch in 16x16x1 blocks, a thread an iteration, runs instead
+// MAP-REMARK: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x because {{.*}}; its rows are read at shifted offsets (a stencil's), so a cover launch, a thread an iteration, runs instead where the host finds every outer stride a whole number of 4 elements and the grid fitting, for threadbind-widen-accesses to widen (which drops it where it cannot)
 // MAP-REMARK: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x because {{.*}}; its rows are read at shifted offsets (a stencil's), so a cover launch, a thread an iteration, runs instead where the host finds every outer stride a whole number of 2 elements
 // MAP-REMARK-NOT: its rows are read at shifted offsets
 // MAP-REMARK: remark: bound to gpu.launch: loop dimension 1 on threadIdx.x because {{.*}}; its rows are read at shifted offsets (a stencil's), so a cover launch
 // MAP-REMARK-NOT: its rows are read at shifted offsets
 
 // WIDE-REMARK: remark: not widened: each iteration runs a 'scf.for' of its own
-// WIDE-REMARK: remark: not widened: its rows are read at shifted offsets (a stencil's), which a grid-stride nest does not widen; the host runs the cover launch beside it where every row starts alike
+// WIDE-REMARK-COUNT-2: remark: not widened: its rows are read at shifted offsets (a stencil's), which a grid-stride nest does not widen; the host runs the cover launch beside it where every row starts alike
 // WIDE-REMARK: remark: widened: 4 elements a vector, 1 vector a thread an iteration, 3 vector loads and 1 vector store, the first elements
 // WIDE-REMARK: remark: not widened: each iteration runs a 'scf.for' of its own
 // WIDE-REMARK: remark: not widened: its rows are read at shifted offsets (a stencil's), which are widened in cover launches (--grid-policy=cover)
 // WIDE-REMARK: remark: widened: 4 elements a vector, 1 vector a thread an iteration, 3 vector loads and 1 vector store, the shifted reads of 3 rows
+// WIDE-REMARK: remark: widened: 4 elements a vector, 1 vector a thread an iteration, 5 vector loads and 1 vector store, the shifted reads of 5 rows taken from its vectors and 2 elements loaded singly
 // WIDE-REMARK: remark: widened: 2 elements a vector, 1 vector a thread an iteration, 1 vector load and 1 vector store, the shifted reads of 1 row
 
 // The host tests both memrefs' row strides and the cover grid, then runs
@@ -75,6 +78,13 @@
 // MAP: } {threadbind.grid_policy = "cover", threadbind.stencil_choice}
 // MAP-NEXT: } else {
 // MAP: gpu.launch
+// MAP: } {threadbind.grid_policy = "grid-stride", threadbind.stencil_choice}
+// MAP-LABEL: func.func @seven_point(
+// MAP: scf.if
+// MAP: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c16{{.*}}, {{.*}} = %c16{{.*}}, {{.*}} = %c1{{.*}})
+// MAP: } {threadbind.grid_policy = "cover", threadbind.stencil_choice}
+// MAP-NEXT: } else {
+// MAP: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c64{{.*}}, {{.*}} = %c4{{.*}}, {{.*}} = %c1{{.*}})
 // MAP: } {threadbind.grid_policy = "grid-stride", threadbind.stencil_choice}
 // MAP-LABEL: func.func @no_stencil_along_x(
 // MAP-NOT: scf.if
@@ -144,6 +154,7 @@
 // ONE-COVER: func.func @fill(
 
 // OUT-COUNT-8: sums
+// OUT-COUNT-6: sums3
 
 // b[i][j] = a[i][j-1] + a[i][j] + a[i][j+1] + a[i-1][j] + a[i+1][j] on the
 // interior.
@@ -169,6 +180,46 @@ func.func @five_point(%a: memref<?x?xi32>, %b: memref<?x?xi32>) {
     %s3 = arith.addi %s2, %no : i32
     %s4 = arith.addi %s3, %so : i32
     memref.store %s4, %b[%i, %j] : memref<?x?xi32>
+  }
+  return
+}
+
+// A 3-D 7-point stencil: its cover launch takes 16x16x1 blocks (a row of
+// blocks 64 elements wide once widened), its grid-stride launch 64x4x1.
+// c[k][i][j] = a[k][i][j-1] + a[k][i][j+1] + a[k-1][i][j] + a[k+1][i][j]
+//   + a[k][i-1][j] + a[k][i+1][j] - a[k][i][j] on the interior.
+func.func @seven_point(%a: memref<?x?x?xi32>, %c: memref<?x?x?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %l = memref.dim %a, %c0 : memref<?x?x?xi32>
+  %m = memref.dim %a, %c1 : memref<?x?x?xi32>
+  %n = memref.dim %a, %c2 : memref<?x?x?xi32>
+  %l1 = arith.subi %l, %c1 : index
+  %m1 = arith.subi %m, %c1 : index
+  %n1 = arith.subi %n, %c1 : index
+  scf.parallel (%k, %i, %j) = (%c1, %c1, %c1) to (%l1, %m1, %n1)
+      step (%c1, %c1, %c1) {
+    %km = arith.subi %k, %c1 : index
+    %kp = arith.addi %k, %c1 : index
+    %im = arith.subi %i, %c1 : index
+    %ip = arith.addi %i, %c1 : index
+    %jm = arith.subi %j, %c1 : index
+    %jp = arith.addi %j, %c1 : index
+    %w = memref.load %a[%k, %i, %jm] : memref<?x?x?xi32>
+    %e = memref.load %a[%k, %i, %jp] : memref<?x?x?xi32>
+    %b = memref.load %a[%km, %i, %j] : memref<?x?x?xi32>
+    %f = memref.load %a[%kp, %i, %j] : memref<?x?x?xi32>
+    %no = memref.load %a[%k, %im, %j] : memref<?x?x?xi32>
+    %so = memref.load %a[%k, %ip, %j] : memref<?x?x?xi32>
+    %x = memref.load %a[%k, %i, %j] : memref<?x?x?xi32>
+    %s1 = arith.addi %w, %e : i32
+    %s2 = arith.addi %s1, %b : i32
+    %s3 = arith.addi %s2, %f : i32
+    %s4 = arith.addi %s3, %no : i32
+    %s5 = arith.addi %s4, %so : i32
+    %s6 = arith.subi %s5, %x : i32
+    memref.store %s6, %c[%k, %i, %j] : memref<?x?x?xi32>
   }
   return
 }
@@ -358,6 +409,64 @@ func.func @run2(%m: index, %n: index) {
   return
 }
 
+// a[k][i][j] = (k * 17 + i * 131 + j * 7) mod 11 - 5, c = 1; then the
+// sum of c[k][i][j] * ((k + i * 3 + j) mod 7 + 1).
+func.func @run3(%l: index, %m: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %c7 = arith.constant 7 : index
+  %c11 = arith.constant 11 : index
+  %c17 = arith.constant 17 : index
+  %c131 = arith.constant 131 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i64
+  %a = memref.alloc(%l, %m, %n) : memref<?x?x?xi32>
+  %c = memref.alloc(%l, %m, %n) : memref<?x?x?xi32>
+  scf.for %k = %c0 to %l step %c1 {
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        %x = arith.muli %i, %c131 : index
+        %y = arith.muli %j, %c7 : index
+        %w = arith.muli %k, %c17 : index
+        %z0 = arith.addi %x, %y : index
+        %z = arith.addi %z0, %w : index
+        %r = arith.remui %z, %c11 : index
+        %s = arith.subi %r, %c5 : index
+        %v = arith.index_cast %s : index to i32
+        memref.store %v, %a[%k, %i, %j] : memref<?x?x?xi32>
+        memref.store %one, %c[%k, %i, %j] : memref<?x?x?xi32>
+      }
+    }
+  }
+  call @seven_point(%a, %c) : (memref<?x?x?xi32>, memref<?x?x?xi32>) -> ()
+  %sum = scf.for %k = %c0 to %l step %c1 iter_args(%acc0 = %zero) -> i64 {
+    %t = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %acc0) -> i64 {
+      %u = scf.for %j = %c0 to %n step %c1 iter_args(%acc2 = %acc) -> i64 {
+        %e = memref.load %c[%k, %i, %j] : memref<?x?x?xi32>
+        %ew = arith.extsi %e : i32 to i64
+        %x = arith.muli %i, %c3 : index
+        %y0 = arith.addi %x, %j : index
+        %y = arith.addi %y0, %k : index
+        %r = arith.remui %y, %c7 : index
+        %q = arith.addi %r, %c1 : index
+        %qi = arith.index_cast %q : index to i64
+        %p = arith.muli %ew, %qi : i64
+        %o = arith.addi %acc2, %p : i64
+        scf.yield %o : i64
+      }
+      scf.yield %u : i64
+    }
+    scf.yield %t : i64
+  }
+  vector.print str "sums3 "
+  vector.print %sum : i64
+  memref.dealloc %a : memref<?x?x?xi32>
+  memref.dealloc %c : memref<?x?x?xi32>
+  return
+}
+
 func.func @run_static() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -421,5 +530,16 @@ func.func @main() {
   call @run2(%c1000, %c777) : (index, index) -> ()
   call @run2(%c70000, %c8) : (index, index) -> ()
   call @run_static() : () -> ()
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c7 = arith.constant 7 : index
+  %c20 = arith.constant 20 : index
+  %c64 = arith.constant 64 : index
+  call @run3(%c0, %c3, %c5) : (index, index, index) -> ()
+  call @run3(%c1, %c1, %c1) : (index, index, index) -> ()
+  call @run3(%c3, %c5, %c40) : (index, index, index) -> ()
+  call @run3(%c4, %c7, %c33) : (index, index, index) -> ()
+  call @run3(%c5, %c20, %c64) : (index, index, index) -> ()
+  call @run3(%c4, %c40, %c31) : (index, index, index) -> ()
   return
 }

@@ -137,6 +137,10 @@ struct LoopMappingPlan {
   /// of vectors and the grid fits, and widening keeps where it widens it.
   /// 0 for the policy's launch alone.
   int64_t stencilCoverWidth = 0;
+  /// The block of that cover launch where it differs from blockShape: in
+  /// 3-D, 16 threads along x, a row of blocks 64 elements wide once
+  /// widened, so that a row's vectors leave few lanes idle.
+  SmallVector<int64_t, 3> stencilCoverBlock;
 };
 
 /// Returns success if `loop` can become a kernel: its body has no calls,

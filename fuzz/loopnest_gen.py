@@ -293,27 +293,28 @@ class Case:
             self.emit(f"    {val} = memref.load {view}[{', '.join(idx)}] : "
                       f"{view_type}")
             loaded.append(val)
-            # Sometimes a neighbour too, one further along the first
-            # dimension (in bounds: each dimension has a spare element), as
-            # a stencil reads: the mapping treats such nests apart.
-            if self.later_rng.random() < 0.3:
+
+            def neighbour(k):
+                # The element one further along dimension k (in bounds:
+                # each dimension has a spare element).
                 a = self.fresh("ix")
-                self.emit(f"    {a} = arith.addi {idx[0]}, %c1 : index")
+                self.emit(f"    {a} = arith.addi {idx[k]}, %c1 : index")
                 near = self.fresh("x")
+                moved = idx[:k] + [a] + idx[k + 1:]
                 self.emit(f"    {near} = memref.load {view}"
-                          f"[{', '.join([a] + idx[1:])}] : {view_type}")
+                          f"[{', '.join(moved)}] : {view_type}")
                 loaded.append(near)
+
+            # Sometimes a neighbour too, along the first dimension, as a
+            # stencil reads: the mapping treats such nests apart.
+            if self.later_rng.random() < 0.3:
+                neighbour(0)
             # Sometimes one further along the last dimension too, as a
             # stencil reads j and j + 1: the mapping gives such nests a cover
             # launch beside the grid-stride one, which widening keeps or
             # drops.
             if dims > 1 and self.later_rng.random() < 0.3:
-                a = self.fresh("ix")
-                self.emit(f"    {a} = arith.addi {idx[-1]}, %c1 : index")
-                near = self.fresh("x")
-                self.emit(f"    {near} = memref.load {view}"
-                          f"[{', '.join(idx[:-1] + [a])}] : {view_type}")
-                loaded.append(near)
+                neighbour(dims - 1)
         pool = loaded + [scalar, self.from_index(t, rng.choice(ivs))]
         value = rng.choice(pool)
         for _ in range(rng.randint(1, 4)):

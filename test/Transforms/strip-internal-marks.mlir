@@ -11,6 +11,7 @@
 // CHECK-NOT: threadbind.tail_guard
 // CHECK-NOT: threadbind.grid_policy
 // CHECK-NOT: threadbind.unswitch_rejected
+// CHECK-NOT: threadbind.stencil_choice
 // CHECK: threadbind.tail = "keep"
 // PIPELINE: warning: ignored 'threadbind.tail_guard'
 // PIPELINE: warning: ignored 'threadbind.grid_policy'
@@ -26,6 +27,7 @@ func.func @marked(%a: memref<16xi32> {threadbind.padded_to = 64}, %b: memref<?xf
   %c8 = arith.constant 8 : index
   %one = arith.constant 1 : i32
   // expected-warning @below {{ignored 'threadbind.grid_policy': ThreadBind's passes set it for each other, and do not take it from their input}}
+  // expected-warning @below {{ignored 'threadbind.stencil_choice'}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
       threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
     %base = arith.muli %bx, %sx : index
@@ -40,7 +42,7 @@ func.func @marked(%a: memref<16xi32> {threadbind.padded_to = 64}, %b: memref<?xf
       memref.store %one, %a[%i] : memref<16xi32>
     } {threadbind.unswitch_rejected}
     gpu.terminator
-  } {threadbind.grid_policy = "grid-stride"}
+  } {threadbind.grid_policy = "grid-stride", threadbind.stencil_choice}
   %n = memref.dim %b, %c0 : memref<?xf32>
   scf.parallel (%j) = (%c0) to (%n) step (%c1) {
     %x = memref.load %b[%j] : memref<?xf32>

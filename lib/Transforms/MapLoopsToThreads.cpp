@@ -312,6 +312,17 @@ int64_t threadbind::getDimOrderRank(scf::ParallelOp outerLoop) {
   return written ? written->rank : loop.getNumLoops();
 }
 
+/// The memref and indices of a memref.load or memref.store; none for other
+/// ops.
+static std::optional<std::pair<Value, ValueRange>>
+getLoadOrStore(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return std::make_pair(load.getMemRef(), load.getIndices());
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return std::make_pair(store.getMemRef(), store.getIndices());
+  return std::nullopt;
+}
+
 /// The static iteration count of each of `plan`'s groups of `loop`; none
 /// where a dimension's is dynamic (or the product overflows).
 static SmallVector<std::optional<int64_t>, 3>
@@ -363,7 +374,8 @@ static std::optional<int64_t> getOffsetFrom(Value index, Value iv) {
 /// Whether `loop`'s body reads one row of a memref at two offsets along
 /// dimension `d` (a stencil's a[i][j - 1] and a[i][j + 1]): the loads
 /// threadbind-widen-accesses takes from a row's vectors, in cover launches
-/// only.
+/// only. Narrower than hasStencilAlong, which also counts stores and
+/// places in different rows.
 static bool readsShiftedRows(scf::ParallelOp loop, unsigned d) {
   Value iv = loop.getInductionVars()[d];
   struct RowRead {
@@ -392,19 +404,16 @@ static bool readsShiftedRows(scf::ParallelOp loop, unsigned d) {
 }
 
 /// How many elements of the widest type `loop` loads or stores a vector of
-/// `vectorBytes` holds; 0 where one is not a whole number of bytes.
+/// `vectorBytes` holds; 0 where one is not a type threadbind-widen-accesses
+/// puts in vectors (isVectorElementType).
 static int64_t getVectorWidth(scf::ParallelOp loop, unsigned vectorBytes) {
   unsigned widest = 0;
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    Value memref;
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      memref = load.getMemRef();
-    else if (auto store = dyn_cast<memref::StoreOp>(op))
-      memref = store.getMemRef();
-    else
+    std::optional<std::pair<Value, ValueRange>> access = getLoadOrStore(op);
+    if (!access)
       return WalkResult::advance();
-    Type element = cast<MemRefType>(memref.getType()).getElementType();
-    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    Type element = cast<MemRefType>(access->first.getType()).getElementType();
+    if (!isVectorElementType(element))
       return WalkResult::interrupt();
     widest = std::max(widest, element.getIntOrFloatBitWidth() / 8);
     return WalkResult::advance();
@@ -848,17 +857,6 @@ static gpu::LaunchOp createLaunch(RewriterBase &rewriter, Location loc,
 
 static Value pick(const gpu::KernelDim3 &v, unsigned g) {
   return g == 0 ? v.x : g == 1 ? v.y : v.z;
-}
-
-/// The memref and indices of a memref.load or memref.store; none for other
-/// ops.
-static std::optional<std::pair<Value, ValueRange>>
-getLoadOrStore(Operation *op) {
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return std::make_pair(load.getMemRef(), load.getIndices());
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return std::make_pair(store.getMemRef(), store.getIndices());
-  return std::nullopt;
 }
 
 /// Whether `loop`'s accesses read or write some memref at two places along

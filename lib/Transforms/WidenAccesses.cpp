@@ -629,20 +629,33 @@ void planRows(WideningPlan &plan) {
   }
 }
 
-/// Whether `launch` is the grid-stride launch of a stencil's host choice
-/// whose cover launch is still there (see kStencilChoiceAttr): static
-/// sizes may have settled the choice already.
-bool hasCoverPartner(gpu::LaunchOp launch) {
-  auto choice = dyn_cast<scf::IfOp>(launch->getParentOp());
-  if (!isStencilChoice(launch) || !choice ||
-      launch->getBlock() != choice.elseBlock())
-    return false;
-  WalkResult walk = choice.thenBlock()->walk([](gpu::LaunchOp cover) {
-    return isStencilChoice(cover) && getGridPolicy(cover) == GridPolicy::Cover
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return walk.wasInterrupted();
+/// The launches in `block`, at any depth.
+SmallVector<gpu::LaunchOp> getLaunches(Block *block) {
+  SmallVector<gpu::LaunchOp> launches;
+  block->walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+  return launches;
+}
+
+/// The other launch of the stencil choice (see kStencilChoiceAttr) that
+/// `launch` is one side of: the host `scf.if` around it holds one launch
+/// on each side, both marked, one cover and the other grid-stride. Null
+/// where static sizes settled the choice already, or canonicalization
+/// merged it with another.
+gpu::LaunchOp getChoicePartner(gpu::LaunchOp launch) {
+  auto choice = dyn_cast_or_null<scf::IfOp>(launch->getParentOp());
+  if (!isStencilChoice(launch) || !choice || choice.getNumResults() != 0 ||
+      !choice.elseBlock())
+    return nullptr;
+  SmallVector<gpu::LaunchOp> thenSide = getLaunches(choice.thenBlock());
+  SmallVector<gpu::LaunchOp> elseSide = getLaunches(choice.elseBlock());
+  if (thenSide.size() != 1 || elseSide.size() != 1)
+    return nullptr;
+  gpu::LaunchOp cover = thenSide.front(), gridStride = elseSide.front();
+  if (!isStencilChoice(cover) || !isStencilChoice(gridStride) ||
+      getGridPolicy(cover) != GridPolicy::Cover ||
+      getGridPolicy(gridStride) != GridPolicy::GridStride)
+    return nullptr;
+  return launch == cover ? gridStride : cover;
 }
 
 /// The plan for widening the loop of `lanes`, which `isCover` says the
@@ -850,7 +863,7 @@ WideningPlan planWidening(const LaneLoop &lanes, gpu::LaunchOp launch,
     // ran faster than scalar ones
     // (bench/results/2026-11-29-stencil-widen-h200.md).
     if (plan.gridOwner != loop.getOperation()) {
-      plan.whyNot = hasCoverPartner(launch)
+      plan.whyNot = getChoicePartner(launch)
                         ? "its rows are read at shifted offsets (a "
                           "stencil's), which a grid-stride nest does not "
                           "widen; the host runs the cover launch beside it "
@@ -1583,13 +1596,6 @@ void Widener::run() {
   rewriter.moveOpBefore(original, ifOp.elseBlock()->getTerminator());
 }
 
-/// The launches in `block`, at any depth.
-SmallVector<gpu::LaunchOp> getLaunches(Block *block) {
-  SmallVector<gpu::LaunchOp> launches;
-  block->walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
-  return launches;
-}
-
 /// Settles the stencil choices threadbind-map-loops-to-threads made (see
 /// kStencilChoiceAttr): a cover launch this pass widened stays, run where
 /// the host finds every row starting alike; one it did not widen would run
@@ -1600,18 +1606,9 @@ void settleStencilChoices(Operation *root, const DenseSet<Operation *> &widened,
                           RewriterBase &rewriter) {
   SmallVector<scf::IfOp> dropped;
   root->walk([&](gpu::LaunchOp launch) {
-    if (!isStencilChoice(launch) ||
-        getGridPolicy(launch) != GridPolicy::Cover || widened.contains(launch))
-      return;
-    auto choice = dyn_cast<scf::IfOp>(launch->getParentOp());
-    if (!choice || choice.getNumResults() != 0 ||
-        launch->getBlock() != choice.thenBlock() || !choice.elseBlock())
-      return;
-    SmallVector<gpu::LaunchOp> otherwise = getLaunches(choice.elseBlock());
-    if (getLaunches(choice.thenBlock()).size() == 1 && otherwise.size() == 1 &&
-        isStencilChoice(otherwise.front()) &&
-        getGridPolicy(otherwise.front()) == GridPolicy::GridStride)
-      dropped.push_back(choice);
+    if (getGridPolicy(launch) == GridPolicy::Cover &&
+        !widened.contains(launch) && getChoicePartner(launch))
+      dropped.push_back(cast<scf::IfOp>(launch->getParentOp()));
   });
   for (scf::IfOp choice : dropped) {
     for (Operation &op :

@@ -20,8 +20,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -118,6 +120,9 @@ struct Module {
   /// The kernels lookupFunction found in it: their FunctionInfo goes when
   /// it unloads, since the driver may give a later kernel the same handle.
   std::vector<CUfunction> functions;
+  /// lookupFunction's answers by the name's address: lowered host code asks
+  /// before every launch, with the same constant string each time.
+  std::vector<std::pair<const char *, CUfunction>> byNameAddress;
 };
 
 struct FunctionInfo {
@@ -153,6 +158,9 @@ struct State {
   /// Modules the lowered host code registered, to find kernels by name.
   std::vector<Module *> modules;
   std::unordered_map<std::string, int64_t> residentBlocks;
+  /// The same answers by call site, kernel name's address and block size.
+  std::map<std::tuple<const void *, const char *, int64_t>, int64_t>
+      residentBlocksBySite;
   bool timing = false;
   int defaultDevice = -1;
 };
@@ -188,8 +196,11 @@ void destroyEvents(Launch &launch);
 int64_t blocksPerMultiprocessor(CUfunction function, int64_t threads,
                                 size_t dynamicShared);
 
-/// Finds `name` in `module`, loading the module first if needed.
-CUfunction lookupFunction(Module *module, const char *name);
+/// Finds `name` in `module`, loading the module first if needed. Where
+/// `nameOutlivesModule` (a constant of the lowered host code that loaded
+/// it), later lookups of the same address skip the driver.
+CUfunction lookupFunction(Module *module, const char *name,
+                          bool nameOutlivesModule);
 
 } // namespace threadbind::runtime
 

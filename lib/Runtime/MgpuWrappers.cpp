@@ -21,6 +21,11 @@
 // (threadbind_bundle_call_done), so a call still returns with its work
 // done, and device memory is freed only after the launches that use it.
 //
+// A thread that called threadbind_use_stream launches on the caller's
+// stream instead, and its calls return without that last wait, as a CUDA
+// launch does; the waits before a copy is read and before memory is freed
+// stay.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DriverState.h"
@@ -28,25 +33,35 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 using namespace threadbind::runtime;
 
 namespace {
+/// The legacy default stream's handle (CU_STREAM_LEGACY): unlike 0 it
+/// cannot be taken for a failed mgpuStreamCreate.
+CUstream const kLegacyStream = reinterpret_cast<CUstream>(0x1);
+
 /// The stream a thread's lowered host code launches on, and whether work
 /// on it has not been waited for yet.
 struct HostStream {
+  /// Where launches go: `own`, or the caller's stream.
   CUstream stream = nullptr;
+  /// The runtime's stream for this thread, made on first use.
+  CUstream own = nullptr;
+  /// `stream` is the caller's (threadbind_use_stream): calls end unwaited.
+  bool isCallers = false;
   /// Work was queued since the last wait.
   bool pending = false;
   /// Only launches were made since the last wait: a wait now can be put off.
   bool onlyLaunches = true;
 
   ~HostStream() {
-    if (!stream)
+    if (!own)
       return;
     State &s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.freeStreams.push_back(stream);
+    s.freeStreams.push_back(own);
   }
 };
 
@@ -103,6 +118,7 @@ void mgpuModuleUnload(void *handle) {
     s.modules.erase(std::remove(s.modules.begin(), s.modules.end(), module),
                     s.modules.end());
     s.residentBlocks.clear();
+    s.residentBlocksBySite.clear();
     if (module)
       for (CUfunction function : module->functions)
         s.functions.erase(function);
@@ -118,7 +134,8 @@ void mgpuModuleUnload(void *handle) {
 }
 
 void *mgpuModuleGetFunction(void *handle, const char *name) {
-  return lookupFunction(static_cast<Module *>(handle), name);
+  return lookupFunction(static_cast<Module *>(handle), name,
+                        /*nameOutlivesModule=*/true);
 }
 
 void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
@@ -135,18 +152,21 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
   State &s = state();
   Launch launch;
   launch.function = function;
+  ThreadBindLaunchRecord &r = launch.record;
+  r.grid[0] = gridX, r.grid[1] = gridY, r.grid[2] = gridZ;
+  r.block[0] = blockX, r.block[1] = blockY, r.block[2] = blockZ;
+  r.dynamicSharedBytes = sharedBytes;
+  r.milliseconds = -1;
+  int64_t threads = blockX * blockY * blockZ;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     FunctionInfo &info = functionInfo(function);
-    ThreadBindLaunchRecord &r = launch.record;
-    std::snprintf(r.kernel, sizeof(r.kernel), "%s", info.name.c_str());
-    r.grid[0] = gridX, r.grid[1] = gridY, r.grid[2] = gridZ;
-    r.block[0] = blockX, r.block[1] = blockY, r.block[2] = blockZ;
-    r.dynamicSharedBytes = sharedBytes;
+    size_t nameBytes = std::min(info.name.size(), sizeof(r.kernel) - 1);
+    std::memcpy(r.kernel, info.name.data(), nameBytes);
+    r.kernel[nameBytes] = '\0';
     r.registers = info.registers;
     r.localBytes = info.localBytes;
     r.staticSharedBytes = info.staticSharedBytes;
-    int64_t threads = blockX * blockY * blockZ;
     uint64_t shape = static_cast<uint64_t>(threads) << 32 |
                      static_cast<uint32_t>(sharedBytes);
     auto [cached, isNew] = info.residentBlocks.try_emplace(shape, 0);
@@ -154,17 +174,16 @@ void mgpuLaunchKernel(void *handle, intptr_t gridX, intptr_t gridY,
       cached->second = static_cast<int32_t>(
           blocksPerMultiprocessor(function, threads, sharedBytes));
     r.activeBlocksPerMultiprocessor = cached->second;
-    r.occupancy = s.info.maxThreadsPerMultiprocessor
-                      ? double(r.activeBlocksPerMultiprocessor * threads) /
-                            s.info.maxThreadsPerMultiprocessor
-                      : 0.0;
-    r.milliseconds = -1;
-    if (r.activeBlocksPerMultiprocessor == 0)
-      reportError("kernel %s cannot run: 0 blocks of %lld threads fit on a "
-                  "multiprocessor (registers %d, shared %d + %d bytes)",
-                  r.kernel, static_cast<long long>(threads), r.registers,
-                  r.staticSharedBytes, sharedBytes);
   }
+  r.occupancy = s.info.maxThreadsPerMultiprocessor
+                    ? double(r.activeBlocksPerMultiprocessor * threads) /
+                          s.info.maxThreadsPerMultiprocessor
+                    : 0.0;
+  if (r.activeBlocksPerMultiprocessor == 0)
+    reportError("kernel %s cannot run: 0 blocks of %lld threads fit on a "
+                "multiprocessor (registers %d, shared %d + %d bytes)",
+                r.kernel, static_cast<long long>(threads), r.registers,
+                r.staticSharedBytes, sharedBytes);
   CUstream cuStream = static_cast<CUstream>(stream);
   if (s.timing) {
     check(s.cu.cuEventCreate(&launch.start, kEventDefault), "cuEventCreate");
@@ -192,14 +211,15 @@ void *mgpuStreamCreate() {
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.freeStreams.empty()) {
-      hostStream.stream = s.freeStreams.back();
+      hostStream.own = s.freeStreams.back();
       s.freeStreams.pop_back();
-      return hostStream.stream;
     }
   }
   // Flags 0: the stream waits for, and is waited for by, the legacy
   // default stream, which callers may time and synchronise on.
-  check(s.cu.cuStreamCreate(&hostStream.stream, 0), "cuStreamCreate");
+  if (!hostStream.own)
+    check(s.cu.cuStreamCreate(&hostStream.own, 0), "cuStreamCreate");
+  hostStream.stream = hostStream.own;
   return hostStream.stream;
 }
 
@@ -226,8 +246,23 @@ void mgpuStreamSynchronize(void *stream) {
 }
 
 void threadbind_bundle_call_done(void) {
-  if (ready())
+  // On the caller's stream, the caller waits when it needs the results.
+  if (!hostStream.isCallers && ready())
     waitForHostStream();
+}
+
+void threadbind_use_stream(void *stream) {
+  // Calls end with their work done on the runtime's own stream, so nothing
+  // of it is left behind; what a caller's stream holds is the caller's.
+  hostStream.stream = stream ? static_cast<CUstream>(stream) : kLegacyStream;
+  hostStream.isCallers = true;
+  hostStream.pending = true;
+}
+
+void threadbind_use_own_stream(void) {
+  hostStream.stream = hostStream.own;
+  hostStream.isCallers = false;
+  hostStream.pending = true;
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {

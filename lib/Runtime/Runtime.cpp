@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -193,8 +194,16 @@ int initLocked() {
 }
 
 bool ready() {
+  // A driver that came up stays up: lowered host code asks several times a
+  // launch, and then needs no lock.
+  static std::atomic<bool> up{false};
+  if (up.load(std::memory_order_acquire))
+    return true;
   std::lock_guard<std::mutex> lock(state().mutex);
-  return initLocked() == THREADBIND_OK;
+  bool ok = initLocked() == THREADBIND_OK;
+  if (ok)
+    up.store(true, std::memory_order_release);
+  return ok;
 }
 
 /// Loads `module` into the context if it is not loaded yet.
@@ -296,10 +305,17 @@ double timeOnDefaultStream(Fn enqueue) {
 }
 
 /// Finds `name` in `module`, loading the module first if needed.
-CUfunction lookupFunction(Module *module, const char *name) {
+CUfunction lookupFunction(Module *module, const char *name,
+                          bool nameOutlivesModule) {
   if (!module || !loadModule(*module))
     return nullptr;
   State &s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    for (auto [address, function] : module->byNameAddress)
+      if (address == name)
+        return function;
+  }
   CUfunction function = nullptr;
   if (!check(s.cu.cuModuleGetFunction(&function, module->handle, name),
              "cuModuleGetFunction"))
@@ -309,6 +325,8 @@ CUfunction lookupFunction(Module *module, const char *name) {
   if (std::find(module->functions.begin(), module->functions.end(),
                 function) == module->functions.end())
     module->functions.push_back(function);
+  if (nameOutlivesModule)
+    module->byNameAddress.emplace_back(name, function);
   return function;
 }
 
@@ -428,7 +446,20 @@ int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
   // programs' "kernel_kernel", or variants of one program): the caller is
   // a bundle's host code, and its kernel is the one in the module whose
   // image that bundle carries. Other callers take the first found.
-  const void *caller = getObjectBase(__builtin_return_address(0));
+  // Lowered host code asks from the same call site, with the same constant
+  // name, before every launch: remember the answer by both addresses first.
+  const void *site = __builtin_return_address(0);
+  auto siteKey = std::make_tuple(site, kernel, threadsPerBlock);
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    auto cached = s.residentBlocksBySite.find(siteKey);
+    if (cached != s.residentBlocksBySite.end())
+      return cached->second;
+  }
+  const void *caller = getObjectBase(site);
+  // Only a name among the caller's constants keeps its address and text
+  // (a caller's buffer may hold another name next time).
+  bool remember = caller && getObjectBase(kernel) == caller;
   std::string key = std::string(kernel) + "/" +
                     std::to_string(threadsPerBlock) + "/" +
                     std::to_string(reinterpret_cast<uintptr_t>(caller));
@@ -436,8 +467,11 @@ int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     auto cached = s.residentBlocks.find(key);
-    if (cached != s.residentBlocks.end())
+    if (cached != s.residentBlocks.end()) {
+      if (remember)
+        s.residentBlocksBySite[siteKey] = cached->second;
       return cached->second;
+    }
     modules = s.modules;
   }
   std::stable_partition(modules.begin(), modules.end(), [&](Module *module) {
@@ -460,6 +494,8 @@ int64_t threadbind_kernel_resident_blocks(int64_t threadsPerBlock,
   int64_t blocks = threadbind_grid_blocks(function, threadsPerBlock, 0);
   std::lock_guard<std::mutex> lock(s.mutex);
   s.residentBlocks[key] = blocks;
+  if (remember)
+    s.residentBlocksBySite[siteKey] = blocks;
   return blocks;
 }
 
@@ -481,7 +517,8 @@ int threadbind_module_load(const void *image, void **module) {
 
 int threadbind_module_function(void *module, const char *name,
                                void **function) {
-  *function = lookupFunction(static_cast<Module *>(module), name);
+  *function = lookupFunction(static_cast<Module *>(module), name,
+                             /*nameOutlivesModule=*/false);
   return *function ? 0 : 1;
 }
 

@@ -70,6 +70,10 @@ const char *const kUsage =
     "                      [-100, 100], index to 0)\n"
     "  --check             compare every memref with the CPU reference\n"
     "  --bench K           time K runs (after --warmup runs, default 3)\n"
+    "  --on-stream         calls launch on the legacy default stream and\n"
+    "                      return without waiting (threadbind_use_stream),\n"
+    "                      as in a program that queues more work after\n"
+    "                      them; the runner then waits for the device\n"
     "  --seed S            seed of the input generator (default 1)\n"
     "  --rtol R, --atol A  float tolerance: |gpu - ref| <= A + R * |ref|\n"
     "  --reference-only    run only the CPU reference (no GPU needed)\n"
@@ -140,6 +144,7 @@ struct Options {
   std::map<int64_t, int64_t> offsets;
   std::map<int64_t, std::string> scalars, inputs;
   bool check = false, referenceOnly = false, list = false, print = false;
+  bool onStream = false;
   int bench = 0, warmup = 3;
   uint64_t seed = 1;
   double rtol = -1, atol = -1;
@@ -177,6 +182,8 @@ int parseOptions(int argc, char **argv, Options &o) {
       std::exit(kExitOk);
     } else if (key == "--check") {
       o.check = true;
+    } else if (key == "--on-stream") {
+      o.onStream = true;
     } else if (key == "--reference-only") {
       o.referenceOnly = true;
     } else if (key == "--list") {
@@ -251,6 +258,9 @@ int parseOptions(int argc, char **argv, Options &o) {
     return usageError("--entry is required");
   if (o.referenceOnly && o.bench)
     return usageError("--bench needs the GPU; it cannot go with "
+                      "--reference-only");
+  if (o.referenceOnly && o.onStream)
+    return usageError("--on-stream needs the GPU; it cannot go with "
                       "--reference-only");
   return -1;
 }
@@ -898,6 +908,8 @@ int main(int argc, char **argv) {
 
   if (int status = initDevice(); status >= 0)
     return status;
+  if (o.onStream)
+    threadbind_use_stream(/*stream=*/nullptr);
   if (int status = runOnDevice(*entry, args, o.check || o.print); status >= 0)
     return status;
   if (o.print)

@@ -69,6 +69,18 @@ int threadbind_synchronize(void);
  * one stream per thread without waiting one by one. */
 void threadbind_bundle_call_done(void);
 
+/* Bundle calls on the caller's stream. After threadbind_use_stream(s), the
+ * calling thread's bundle calls launch on CUstream `s` of the current
+ * context (0: the legacy default stream) and return without waiting for
+ * their kernels, as a CUDA launch does: wait on `s`, or order later work
+ * after it, before reading what a call wrote. A call still waits where its
+ * own host code needs it (a copy it reads, device memory it frees), and
+ * arguments it was given must stay allocated until `s` is done with them.
+ * threadbind_use_own_stream() goes back to the default: launches on a
+ * stream of the runtime's, and a wait before each call returns. */
+void threadbind_use_stream(void *stream);
+void threadbind_use_own_stream(void);
+
 /* Grid sizing for grid-stride kernels: the blocks of `threadsPerBlock`
  * threads that fit on the device at once (blocks per SM from the
  * occupancy calculator for `function` when given, else from the SM's

@@ -21,6 +21,9 @@
 // RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --size 4 --frobnicate 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: error: unknown option '--frobnicate'
 
+// RUN: %python %S/Inputs/expect-exit.py 2 threadbind-run %t/entries.so --entry iota --size 4 --on-stream --reference-only 2>&1 | FileCheck %s --check-prefix=STREAM-CPU
+// STREAM-CPU: error: --on-stream needs the GPU; it cannot go with --reference-only
+
 // RUN: %python %S/Inputs/expect-exit.py 1 threadbind-run %t/missing.so --entry iota 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: cannot open {{.*}}missing.so
 

@@ -4,7 +4,8 @@
 # The one run command for GPU work. Run from a directory made by
 # scripts/stage-gpu.sh, on a machine with an NVIDIA GPU and its driver (no
 # LLVM, MLIR or toolkit needed):
-#   - every example, checked against its CPU reference;
+#   - every example, checked against its CPU reference, called as usual and
+#     on the caller's stream (--on-stream);
 #   - with --bench, the benchmark suite (bench/suite.txt): threadbind-bench
 #     checks and times every kernel, size and system (ThreadBind, upstream
 #     tiled and default, the hand CUDA twin, a device copy) on the same
@@ -27,7 +28,8 @@
 #     (THREADBIND_STAGE_FUZZ=N), each checked against its CPU reference
 #     under compute-sanitizer memcheck (plainly where it is missing);
 #   - with --corpus, every program of test/Integration/Programs at the size
-#     its BUNDLE lines give, checked against its CPU reference, and the
+#     its BUNDLE lines give, checked against its CPU reference (also
+#     --on-stream), and the
 #     one-outer-loop softmax (bench/softmax) timed against torch.softmax at
 #     4096x4096 in the same run;
 #   - with --polybench, the PolyBench/GPU-style suite
@@ -111,6 +113,10 @@ examples() { # examples HOW PREFIX: HOW PREFIX-<name> BUNDLE ARGS --check,
   done
 }
 examples run example
+# Again on the caller's stream (threadbind_use_stream): calls return with
+# their work queued, and the runner waits for the device before it reads.
+on_stream() { run "$1" "${@:2}" --on-stream; }
+examples on_stream example-on-stream
 
 # The C++ launcher example: every kernel of examples/launcher/kernels.mlir
 # launched through the header --emit header writes, on a stream, checked
@@ -230,6 +236,8 @@ if ((CORPUS)); then
     fi
     run "corpus-${1%.so}" "$STAGE/corpus/$1" "${@:2}" --check \
       --rtol 1e-3 --atol 1e-3
+    run "corpus-on-stream-${1%.so}" "$STAGE/corpus/$1" "${@:2}" --check \
+      --rtol 1e-3 --atol 1e-3 --on-stream
   done <"$STAGE/corpus/commands.txt"
   # The same GPU, one after the other: ThreadBind's block-a-row softmax
   # and torch.softmax.

@@ -16,15 +16,19 @@
 //     within the line's tolerance (max |a - b| over the array's largest
 //     magnitude, before or after the run);
 //   - then each side timed over the whole benchmark, every launch of it:
-//     CUDA events on the legacy default stream around the call (the bundle
-//     launches on streams it makes and waits for them; the twin launches on
-//     a blocking stream), every run from the same inputs, copied back
-//     untimed; the median, min and max of --runs after --warmup. For
-//     ThreadBind also the sum of its kernels' times from the runtime's
-//     launch records, in separate runs, so launch overhead shows apart;
-//     for the twin and cuBLAS also their call followed by a synchronise of
-//     their stream (waited_ms), so that both sides are timed to the point
-//     where the host has the results, as the bundle's call returns.
+//     CUDA events on the legacy default stream around the call, every run
+//     from the same inputs, copied back untimed; the median, min and max of
+//     --runs after --warmup. The twin (and cuBLAS) launch on a blocking
+//     stream and return; so does ThreadBind's call on that stream
+//     (threadbind-stream, threadbind_use_stream). ThreadBind's plain call
+//     (threadbind) launches on a stream of the runtime's and returns with
+//     its work done; the twin and cuBLAS are also timed that way, their call
+//     followed by a synchronise of their stream (waited_ms). For ThreadBind
+//     also the sum of its kernels' times from the runtime's launch records,
+//     in separate runs, so launch overhead shows apart; and for every side
+//     the median time its call took to return on the host (host_ms): a
+//     side whose launches return later than their kernels end is bound by
+//     launching.
 // RESULT lines feed bench/polybench/report.py. --cpu-only runs the CPU
 // references alone (no GPU needed) and checks that they give finite results.
 //
@@ -499,6 +503,17 @@ System threadbindSystem(Inputs &in, Packed &packed) {
           }};
 }
 
+/// The bundle's call on `stream`, returning once its work is queued, as the
+/// launchers do (threadbind_use_stream).
+System threadbindStreamSystem(Inputs &in, Packed &packed, cudaStream_t stream) {
+  return {"threadbind-stream", [&packed, &in, stream]() {
+            threadbind_use_stream(stream);
+            in.entry.gpu(packed.pointers.data());
+            threadbind_use_own_stream();
+            return !*threadbind_last_error();
+          }};
+}
+
 System launcherSystem(const std::string &name, PolybenchLauncher launcher,
                       cudaStream_t stream, const PolybenchArgs &args) {
   return {name, [launcher, stream, &args]() {
@@ -552,8 +567,10 @@ bool reportAgreement(const Inputs &in, const std::string &system,
 }
 
 /// The whole call, bracketed by events on the legacy default stream, every
-/// run from the inputs.
-TimeSummary timeCalls(Device &dev, const System &s, const Options &o) {
+/// run from the inputs; `hostMs`, where given, gets the median time the
+/// call took to return on the host.
+TimeSummary timeCalls(Device &dev, const System &s, const Options &o,
+                      double *hostMs = nullptr) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
@@ -561,19 +578,25 @@ TimeSummary timeCalls(Device &dev, const System &s, const Options &o) {
     dev.reset();
     s.call();
   }
-  std::vector<double> times;
+  std::vector<double> times, hostTimes;
   for (int r = 0; r < o.runs; ++r) {
     dev.reset();
     cudaEventRecord(start, cudaStreamLegacy);
+    auto begin = std::chrono::steady_clock::now();
     s.call();
+    auto end = std::chrono::steady_clock::now();
     cudaEventRecord(stop, cudaStreamLegacy);
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
     times.push_back(ms);
+    hostTimes.push_back(
+        std::chrono::duration<double, std::milli>(end - begin).count());
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
+  if (hostMs)
+    *hostMs = summarizeTimes(hostTimes).median;
   return summarizeTimes(times);
 }
 
@@ -616,6 +639,7 @@ void makeSystems(Inputs &in, Device &dev, cudaStream_t stream,
   s.packed = pack(in, dev.data);
   s.args = {dev.data.data(), in.shapes.data(), in.scalars.data()};
   s.list.push_back(threadbindSystem(in, s.packed));
+  s.list.push_back(threadbindStreamSystem(in, s.packed, stream));
   s.list.push_back(launcherSystem("hand", hand, stream, s.args));
   if (cublas)
     s.list.push_back(launcherSystem("cublas", cublas, stream, s.args));
@@ -706,9 +730,14 @@ int benchStandard(Inputs &in, const Options &o, cudaStream_t stream,
       printResult(in, s.name, false, {}, "");
       continue;
     }
-    TimeSummary t = timeCalls(dev, s, o);
-    std::string extra;
-    if (s.name != "threadbind") {
+    double hostMs = 0;
+    TimeSummary t = timeCalls(dev, s, o, &hostMs);
+    char text[128];
+    std::snprintf(text, sizeof text, " host_ms=%.6f", hostMs);
+    std::string extra = text;
+    if (s.name == "threadbind-stream") {
+      // Timed like the launchers; the plain call is the waited one.
+    } else if (s.name != "threadbind") {
       // The bundle's call returns with its work done; the launchers return
       // once it is queued. Timed also as the bundle is: ending in a wait.
       System waited = {s.name, [&s, stream]() {
@@ -717,16 +746,14 @@ int benchStandard(Inputs &in, const Options &o, cudaStream_t stream,
                                 ok;
                        }};
       TimeSummary w = timeCalls(dev, waited, o);
-      char text[64];
       std::snprintf(text, sizeof text, " waited_ms=%.6f", w.median);
-      extra = text;
+      extra += text;
     } else {
       int64_t launches = 0;
       TimeSummary k = timeKernelsOnly(dev, s, o, launches);
-      char text[96];
       std::snprintf(text, sizeof text, " kernel_ms=%.6f launches=%lld",
                     k.median, (long long)launches);
-      extra = text;
+      extra += text;
     }
     bool clean = finishedCleanly(s);
     failures += !clean;

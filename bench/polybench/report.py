@@ -60,6 +60,13 @@ def ms(row, system, key="median_ms"):
     return float(r[key])
 
 
+def on_stream(row):
+    """ThreadBind's call on the twin's stream; logs from before
+    threadbind_use_stream have only the plain call."""
+    tb = ms(row, "threadbind-stream")
+    return tb if tb is not None else ms(row, "threadbind")
+
+
 def ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
@@ -79,7 +86,8 @@ def check_status(checks):
 
 def worst_std_difference(checks):
     values = [float(c["max_rel"]) for c in checks
-              if c["size"] == "std" and c.get("system") == "threadbind"
+              if c["size"] == "std"
+              and c.get("system", "").startswith("threadbind")
               and "max_rel" in c]
     return max(values) if values else None
 
@@ -99,35 +107,56 @@ def write_markdown(data, path, plot_path):
         "is the largest difference over the array's largest magnitude). "
         "Times are of the whole benchmark, every launch of it, bracketed by "
         "CUDA events on the legacy default stream, each run from the same "
-        "inputs: the median of the runs. `TB kernels` is the sum of "
+        "inputs: the median of the runs. `hand ms` is the twin's launches "
+        "on a stream, returning once they are queued; `ThreadBind ms` is "
+        "the bundle's call made the same way, on the same stream "
+        "(`threadbind_use_stream`). `hand waited` is the twin's call "
+        "followed by a synchronise of its stream, and `TB waited` the "
+        "bundle's plain call, which returns with its work done: both end "
+        "with the results ready for the host. `TB kernels` is the sum of "
         "ThreadBind's kernel times from the runtime's launch records (no "
-        "launch overhead). `hand waited` is the twin's call followed by a "
-        "synchronise of its stream, so that it ends, as the bundle's call "
-        "does, with the results ready for the host; `waited/TB` compares "
-        "the two calls alike. `hand/TB` above 1 means ThreadBind is faster.",
+        "launch overhead). A ratio above 1 means ThreadBind is faster.",
         "",
     ]
     if plot_path:
         lines += ["![speedups](%s)" % os.path.basename(plot_path), ""]
-    lines += ["| benchmark | standard size | hand ms | hand waited ms | "
-              "ThreadBind ms | TB kernels ms | TB launches | hand/TB | "
-              "waited/TB | hand/TB kernels | cuBLAS ms | max rel | check |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += ["| benchmark | standard size | hand ms | ThreadBind ms | "
+              "hand/TB | hand waited ms | TB waited ms | waited/TB | "
+              "TB kernels ms | TB launches | hand/TB kernels | cuBLAS ms | "
+              "max rel | check |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for bench, row in r.items():
         any_row = next(iter(row.values()))
         hand = ms(row, "hand")
-        tb = ms(row, "threadbind")
+        tb = on_stream(row)
+        tb_waited = ms(row, "threadbind")
         tbk = ms(row, "threadbind", "kernel_ms")
         waited = ms(row, "hand", "waited_ms")
         launches = row.get("threadbind", {}).get("launches", "-")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s |" % " | ".join([
             bench, any_row.get("dims", "-").replace(",", ", "),
-            fmt(hand, "%.3f"), fmt(waited, "%.3f"), fmt(tb, "%.3f"),
-            fmt(tbk, "%.3f"), launches, fmt(ratio(hand, tb), "%.2f"),
-            fmt(ratio(waited, tb), "%.2f"), fmt(ratio(hand, tbk), "%.2f"),
+            fmt(hand, "%.3f"), fmt(tb, "%.3f"), fmt(ratio(hand, tb), "%.2f"),
+            fmt(waited, "%.3f"), fmt(tb_waited, "%.3f"),
+            fmt(ratio(waited, tb_waited), "%.2f"), fmt(tbk, "%.3f"),
+            launches, fmt(ratio(hand, tbk), "%.2f"),
             fmt(ms(row, "cublas"), "%.3f"),
             fmt(worst_std_difference(data["checks"][bench]), "%.1e"),
-            check_status(data["checks"][bench])))
+            check_status(data["checks"][bench])]))
+    host_rows = [(b, row) for b, row in r.items()
+                 if ms(row, "threadbind-stream", "host_ms") is not None]
+    if host_rows:
+        lines += ["", "How long each call took to return on the host, "
+                  "queueing its launches on the stream (`host ms`, the "
+                  "median): where it nears the call's time on the GPU, the "
+                  "side is bound by launching, not by its kernels.", "",
+                  "| benchmark | launches | hand host ms | TB host ms | "
+                  "hand ms | ThreadBind ms |", "|---|---|---|---|---|---|"]
+        for bench, row in host_rows:
+            lines.append("| %s |" % " | ".join([
+                bench, row.get("threadbind", {}).get("launches", "-"),
+                fmt(ms(row, "hand", "host_ms"), "%.3f"),
+                fmt(ms(row, "threadbind-stream", "host_ms"), "%.3f"),
+                fmt(ms(row, "hand"), "%.3f"), fmt(on_stream(row), "%.3f")]))
     if data["failures"] is not None:
         lines += ["", "The harness reported %d failure(s)." % data["failures"]]
     if data["problems"]:
@@ -149,7 +178,9 @@ def plot(data, path):
     r = data["results"]
     names = list(r)
     series = [
-        ("whole benchmark", lambda row: ratio(ms(row, "hand"), ms(row, "threadbind"))),
+        ("whole benchmark", lambda row: ratio(ms(row, "hand"), on_stream(row))),
+        ("whole benchmark, waited",
+         lambda row: ratio(ms(row, "hand", "waited_ms"), ms(row, "threadbind"))),
         ("ThreadBind kernels only",
          lambda row: ratio(ms(row, "hand"), ms(row, "threadbind", "kernel_ms"))),
     ]

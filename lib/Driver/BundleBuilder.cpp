@@ -16,6 +16,7 @@
 #include "threadbind/Transforms/Padding.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -271,18 +272,23 @@ FailureOr<std::vector<BundleEntry>>
 threadbind::collectBundleEntries(ModuleOp module) {
   std::vector<BundleEntry> entries;
   bool ok = true;
-  // Public functions returning values, which a bundle cannot return.
-  SmallVector<func::FuncOp> returning;
+  // Public functions a bundle cannot call, and why: they return values, or
+  // take an argument it has no C type or layout for. Each is an error
+  // where nothing else is an entry, and otherwise left out, with a warning,
+  // so that one such function does not cost the file its bundle.
+  SmallVector<std::pair<func::FuncOp, std::string>> refused;
   SymbolTableCollection symbols;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || !func.isPublic() || func.getName() == "main")
       continue;
     if (func.getNumResults() != 0) {
-      returning.push_back(func);
+      refused.push_back({func, "it returns values; write results to memref "
+                               "arguments instead"});
       continue;
     }
     BundleEntry entry;
     entry.name = func.getName().str();
+    std::string problem;
     for (BlockArgument arg : func.getArguments()) {
       BundleArgument a;
       a.mlirType = llvm::to_string(arg.getType());
@@ -308,40 +314,40 @@ threadbind::collectBundleEntries(ModuleOp module) {
           // and offset from the caller's descriptor.
           a.strided = true;
           if (failed(memref.getStridesAndOffset(a.strides, a.offset))) {
-            func.emitOpError("cannot be a bundle entry: argument ")
-                << arg.getArgNumber() << " has type " << memref
-                << "; bundle memrefs must have the identity or a strided "
-                   "layout";
-            ok = false;
+            problem = llvm::formatv("argument {0} has type '{1}'; bundle "
+                                    "memrefs must have the identity or a "
+                                    "strided layout",
+                                    arg.getArgNumber(), memref);
+            break;
           }
         }
       }
       std::optional<int> code = elementTypeOf(elementType);
       if (!code) {
-        func.emitOpError("cannot be a bundle entry: argument ")
-            << arg.getArgNumber() << " has type " << arg.getType()
-            << "; supported are memrefs and scalars of f16, bf16, f32, f64, "
-               "i1, i8, i16, i32, i64 and index";
-        ok = false;
-        continue;
+        problem = llvm::formatv("argument {0} has type '{1}'; supported are "
+                                "memrefs and scalars of f16, bf16, f32, f64, "
+                                "i1, i8, i16, i32, i64 and index",
+                                arg.getArgNumber(), arg.getType());
+        break;
       }
       a.elementType = *code;
       entry.arguments.push_back(std::move(a));
+    }
+    if (!problem.empty()) {
+      refused.push_back({func, problem});
+      continue;
     }
     entries.push_back(std::move(entry));
   }
   if (!ok)
     return failure();
-  // A function the bundle cannot return from is an error where nothing
-  // else is an entry, and otherwise left out, with a warning.
   bool leaveOut = !entries.empty();
-  for (func::FuncOp func : returning) {
+  for (auto &[func, why] : refused) {
     InFlightDiagnostic diag = leaveOut ? func.emitWarning() : func.emitError();
-    diag << "'func.func' op cannot be a bundle entry: it returns values; "
-            "write results to memref arguments instead"
+    diag << "'func.func' op cannot be a bundle entry: " << why
          << (leaveOut ? " (left out of the bundle)" : "");
   }
-  if (!returning.empty() && !leaveOut)
+  if (!refused.empty() && !leaveOut)
     return failure();
   if (entries.empty())
     return module.emitError("nothing to bundle: no public function with a "
@@ -699,8 +705,10 @@ void threadbind::prepareDeviceModule(ModuleOp module,
 /// affine.apply ops. Math ops with an LLVM intrinsic become it; the others
 /// (erf, cbrt, tan, ...) become calls to libm, which bundles link:
 /// convert-to-llvm alone would leave those for the LLVM translation to
-/// choke on.
+/// choke on. Complex arithmetic becomes arith and math on the parts first
+/// (convert-to-llvm lowers only complex.create, re, im and a few more).
 static void addHostToLLVM(OpPassManager &pm) {
+  pm.addPass(createConvertComplexToStandardPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

@@ -624,8 +624,7 @@ LogicalResult Compilation::lowerKernels(CompileResult &result) {
                             chip.name, skipped);
     for (const auto &[name, why] : skipped)
       llvm::WithColor::warning(llvm::errs(), request.toolName)
-          << "no launcher for '" << name << "' in the header: " << why
-          << "; call it through a bundle\n";
+          << "no launcher for '" << name << "' in the header: " << why << "\n";
   } else if (request.emit == EmitKind::Cubin) {
     result.output = cubin;
   } else {

@@ -512,6 +512,8 @@ public:
   /// none.
   FailureOr<std::string> write();
   std::string problem;
+  /// Whether a bundle can call the function the header cannot launch.
+  bool bundleCanCall = true;
 
 private:
   LogicalResult writeSignature(llvm::raw_ostream &os);
@@ -548,9 +550,12 @@ LogicalResult LauncherWriter::writeSignature(llvm::raw_ostream &os) {
   for (auto [i, a] : llvm::enumerate(function.arguments)) {
     StringRef type = getCType(a.elementType);
     if (type.empty()) {
-      problem = llvm::formatv("argument {0} has element type {1}, which the "
-                              "header has no C type for",
+      // The header's C types are the bundle's element types.
+      problem = llvm::formatv("argument {0} has element type {1}, which "
+                              "neither the header nor a bundle has a C type "
+                              "for",
                               i, a.elementType);
+      bundleCanCall = false;
       return failure();
     }
     if (!a.isMemRef) {
@@ -967,10 +972,13 @@ static inline CUresult @0@_unload(@0@_module *m) {
     LauncherWriter writer(function, kernels, prefix, cName);
     FailureOr<std::string> launcher = writer.write();
     if (failed(launcher)) {
-      os << "/* " << commentSafe(function.name + ": no launcher, because " +
-                                 writer.problem + "; call it through a bundle.")
+      std::string why = writer.problem;
+      if (writer.bundleCanCall)
+        why += "; call it through a bundle";
+      os << "/* "
+         << commentSafe(function.name + ": no launcher, because " + why + ".")
          << " */\n\n";
-      skipped.push_back({function.name, writer.problem});
+      skipped.push_back({function.name, why});
       continue;
     }
     os << *launcher;

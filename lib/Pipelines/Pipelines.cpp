@@ -12,6 +12,7 @@
 #include "threadbind/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -229,6 +230,9 @@ void threadbind::buildDeviceLoweringStage(OpPassManager &pm) {
   pm.addPass(createScopeLoopStackPass());
   pm.addPass(createSCFToControlFlowPass());
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  // Complex arithmetic becomes arith and math on the parts (the NVVM
+  // conversion lowers only complex.create, re and im, to LLVM structs).
+  gpuPm.addPass(createConvertComplexToStandardPass());
   // Index stays 64-bit on the device: grid-stride loops over more than 2^31
   // iterations must not wrap.
   ConvertGpuOpsToNVVMOpsOptions nvvm;

@@ -38,10 +38,11 @@ using namespace mlir::threadbind;
 // Legality
 //===----------------------------------------------------------------------===//
 
-/// Types a kernel can take as an argument once outlined.
+/// Types a kernel can take as an argument once outlined: a complex number
+/// travels as an LLVM struct of its two parts.
 static bool isKernelArgumentType(Type type) {
-  return isa<BaseMemRefType, IndexType, IntegerType, FloatType, VectorType>(
-      type);
+  return isa<BaseMemRefType, IndexType, IntegerType, FloatType, VectorType,
+             ComplexType>(type);
 }
 
 /// Float types the NVPTX backend computes on. Kernels can load and store the

@@ -32,7 +32,7 @@ std::string getHeaderPrefix(StringRef outputPath);
 /// `cubin` (which the loader tries first: no JIT on the chip it is for).
 /// Host functions a caller cannot stand in for get a comment saying why
 /// instead of a launcher, and are returned by name in `skipped` with the
-/// reason.
+/// reason and what to do instead.
 std::string
 writeLauncherHeader(ArrayRef<KernelManifest> kernels,
                     ArrayRef<HostFunctionManifest> functions, StringRef ptx,

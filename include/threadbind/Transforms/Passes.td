@@ -597,14 +597,21 @@ def InlineLoopCallsPass : Pass<"threadbind-inline-loop-calls", "ModuleOp"> {
     place, since a loop's body is one block. A call stays where the callee
     is a declaration (a host or library function) or can call itself
     (directly or through other functions); the mapping then refuses the
-    loop, saying which. The affine
-    dialect takes no inlined calls into an `affine.parallel`, so the
+    loop, saying which. A call of a C math library function the module
+    declares (`expf`, `sqrt`, `fabsf`, `powf`, `fmin`, `fma`, ...: the
+    double version by its name, the float one with an `f`) becomes the
+    `math` or `arith` op that computes the same, which kernels can run. The
+    affine dialect takes no inlined calls into an `affine.parallel`, so the
     pipelines run this after `-lower-affine`.
   }];
-  let dependentDialects = ["cf::ControlFlowDialect", "scf::SCFDialect"];
+  let dependentDialects = ["arith::ArithDialect", "cf::ControlFlowDialect",
+                           "math::MathDialect", "scf::SCFDialect"];
   let statistics = [
     Statistic<"numCallsInlined", "calls-inlined",
               "Number of calls in parallel loops replaced by their callee">,
+    Statistic<"numMathCallsReplaced", "math-calls-replaced",
+              "Number of C math library calls in parallel loops replaced by "
+              "math ops">,
     Statistic<"numHelpersErased", "helpers-erased",
                "Number of private functions erased once no call was left">
   ];

@@ -210,18 +210,24 @@ static UnbundledFunctions collectUnbundledFunctions(ModuleOp module) {
 }
 
 /// Drops `main`, the CPU test harness, unless another function calls it:
-/// then it is a helper like any other.
+/// then it is a helper like any other. Then what only it called, round
+/// after round: private helpers of the harness (filling inputs on the
+/// host, printing), which no entry can reach, and declarations, since one
+/// with llvm.emit_c_interface (printMemref's, in MLIR's test files)
+/// becomes a wrapper calling _mlir_ciface_<name>, which the bundle would
+/// fail to link.
 static void dropUnusedMain(ModuleOp module) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (main && SymbolTable::symbolKnownUseEmpty(main, module))
     main.erase();
-  // What only @main called: a declaration with llvm.emit_c_interface
-  // (printMemref's, in MLIR's test files) becomes a wrapper calling
-  // _mlir_ciface_<name>, which the bundle would fail to link.
-  for (auto decl : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-    if (decl.isDeclaration() && decl.isPrivate() &&
-        SymbolTable::symbolKnownUseEmpty(decl, module))
-      decl.erase();
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (func.isPrivate() && SymbolTable::symbolKnownUseEmpty(func, module)) {
+        func.erase();
+        erased = true;
+      }
+  }
 }
 
 LogicalResult threadbind::leaveOutOfBundle(ModuleOp module) {

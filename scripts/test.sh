@@ -8,7 +8,9 @@
 #   - the GoogleTest suite, through ctest;
 #   - the Python tests (pytest with Debian's python3 and NumPy);
 #   - a bounded batch of differential fuzzing (fuzz/loopnest_fuzz.py,
-#     THREADBIND_FUZZ_CASES cases, default 60);
+#     THREADBIND_FUZZ_CASES cases, default 60), and of option fuzzing over
+#     the test programs (fuzz/option_fuzz.py, THREADBIND_OPTION_FUZZ_TRIALS
+#     trials, default 60);
 #   - with THREADBIND_TEST_SANITIZERS=1, the lit and unit suites again in a
 #     build under ASan and UBSan (test-sanitizers.sh).
 # Prints each summary and one combined line, and exits non-zero if anything
@@ -54,6 +56,16 @@ else
   status=1
 fi
 
+echo "==> option fuzzing over the test programs (fuzz/option_fuzz.py)"
+option_trials=${THREADBIND_OPTION_FUZZ_TRIALS:-60}
+if /usr/bin/python3 "$THREADBIND_ROOT/fuzz/option_fuzz.py" \
+    --trials "$option_trials" --seed 1 --jobs "$(nproc)"; then
+  option_fuzz_failed=0
+else
+  option_fuzz_failed=1
+  status=1
+fi
+
 # The same suites under ASan and UBSan, in their own build tree (about 20
 # minutes on two cores): CI asks for it with THREADBIND_TEST_SANITIZERS=1.
 sanitizers_failed=0
@@ -80,13 +92,15 @@ if ((lit_passed + ctest_total == 0)); then
   status=1
 fi
 passed=$((lit_passed + ctest_total - ctest_failed + py_passed + 1 - fuzz_failed +
-  sanitizers_ran - sanitizers_failed))
-failed=$((lit_failed + ctest_failed + py_failed + fuzz_failed + sanitizers_failed))
+  1 - option_fuzz_failed + sanitizers_ran - sanitizers_failed))
+failed=$((lit_failed + ctest_failed + py_failed + fuzz_failed +
+  option_fuzz_failed + sanitizers_failed))
 echo
 echo "lit: $lit_passed passed, $lit_failed failed, $lit_skipped unsupported"
 echo "unit: $((ctest_total - ctest_failed)) passed, $ctest_failed failed"
 echo "python: $py_passed passed, $py_failed failed, $py_skipped skipped"
 echo "fuzz: $fuzz_cases cases, $([[ $fuzz_failed == 0 ]] && echo "all matched" || echo "FAILED (fuzz/failures)")"
+echo "option fuzz: $option_trials trials, $([[ $option_fuzz_failed == 0 ]] && echo "all matched or refused cleanly" || echo "FAILED (fuzz/failures/options)")"
 if ((sanitizers_ran)); then
   echo "sanitizers: $([[ $sanitizers_failed == 0 ]] && echo "lit and unit tests clean" || echo FAILED)"
 fi

@@ -23,7 +23,8 @@ command and output are kept under --out.
 usage: option_fuzz.py [--trials N] [--seed S] [--jobs J] [--out DIR]
                       [PROGRAM.mlir ...]
 Uses $THREADBIND_BUILD_DIR/bin (default build/bin) and LLVM in
-$LLVM_PREFIX (default /usr/lib/llvm-22).
+$LLVM_PREFIX (default /usr/lib/llvm-22); lowers and runs programs as
+loopnest_fuzz.py does (each command has 120 s).
 """
 
 import argparse
@@ -36,7 +37,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from loopnest_fuzz import LLVM, ROOT, run
+import loopnest_fuzz
+from loopnest_fuzz import ROOT, run
 
 BIN = Path(os.environ.get("THREADBIND_BUILD_DIR", ROOT / "build")) / "bin"
 # What the programs' RUN lines add before the usual lowering, together:
@@ -45,9 +47,6 @@ BIN = Path(os.environ.get("THREADBIND_BUILD_DIR", ROOT / "build")) / "bin"
 PREPARE = ["-convert-linalg-to-loops", "-convert-complex-to-standard",
            "-threadbind-test-emulate-gpu-launch", "-convert-math-to-llvm",
            "-convert-math-to-libm"]
-LOWER = ["-canonicalize", "-expand-strided-metadata", "-lower-affine",
-         "-convert-scf-to-cf", "-convert-to-llvm",
-         "-reconcile-unrealized-casts"]
 SWITCHES = ["collapse-nests", "loop-reductions", "narrow-indices",
             "predicate", "unswitch", "read-only-loads", "register-tiles",
             "shared-tiles", "stage-transposes", "stencil-cover",
@@ -112,20 +111,10 @@ def agree(expected, got):
 def execute(text, bufferize=False):
     """Lowers and runs `text` (bufferized first if asked: programs on
     tensors, as written); returns (ok, output)."""
-    first = (['-one-shot-bufferize=bufferize-function-boundaries']
+    first = (["-one-shot-bufferize=bufferize-function-boundaries"]
              if bufferize else [])
-    lowered = run([str(BIN / "threadbind-opt"), "-", *first, *PREPARE,
-                   *LOWER], stdin=text, timeout=300)
-    if lowered.returncode != 0:
-        return False, "threadbind-opt failed:\n" + lowered.stderr[-4000:]
-    runner = run([str(LLVM / "bin/mlir-runner"), "-e", "main",
-                  "-entry-point-result=void",
-                  f"-shared-libs={LLVM}/lib/libmlir_runner_utils.so,"
-                  f"{LLVM}/lib/libmlir_c_runner_utils.so"],
-                 stdin=lowered.stdout, timeout=300)
-    if runner.returncode != 0:
-        return False, "mlir-runner failed:\n" + runner.stderr[-4000:]
-    return True, re.sub(r"base@ = 0x[0-9a-f]*", "", runner.stdout)
+    return loopnest_fuzz.execute(str(BIN / "threadbind-opt"), text,
+                                 first + PREPARE)
 
 
 class Fuzzer:
